@@ -1,0 +1,5 @@
+import sys
+
+from specula.cli import main
+
+sys.exit(main())

@@ -1,0 +1,3 @@
+"""agent room."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""bench room."""
+
+__all__: list[str] = []

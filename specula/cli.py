@@ -1,0 +1,121 @@
+"""The ``specula`` command line: flags -> one library call -> render.
+
+Only this module maps errors to exit codes: 0 ok, 1 check failed, 2 usage or
+input error. Heavy modules (SDKs, the engine) are imported inside commands so
+``specula --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from specula import __version__
+from specula.errors import SpeculaError
+
+app = typer.Typer(
+    name="specula",
+    help="Model real concurrent and distributed system code in TLA+, checked against what the code does.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+code_app = typer.Typer(help="Read target repositories: index, repo map, symbols.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmark tasks, traces, runs and scoring.", no_args_is_help=True)
+app.add_typer(code_app, name="code")
+app.add_typer(bench_app, name="bench")
+
+JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"specula {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Show the version and exit."
+    ),
+) -> None:
+    """specula: TLA+ models that conform to the implementation."""
+
+
+@app.command()
+def doctor(json_out: bool = JsonOpt) -> None:
+    """Report what this machine offers specula (grammars, Java/TLC, LLM keys, extras)."""
+    from specula.doctor import diagnose
+
+    report = diagnose()
+    if json_out:
+        _print_json(report.to_dict())
+    else:
+        from rich.table import Table
+
+        table = Table(title=f"specula {__version__} doctor")
+        table.add_column("check")
+        table.add_column("status")
+        table.add_column("detail")
+        for c in report.checks:
+            table.add_row(c.name, "[green]ok[/]" if c.ok else "[yellow]missing[/]", c.detail)
+        _console().print(table)
+    raise typer.Exit(0 if report.ok else 1)
+
+
+# --- tla commands (check) ---
+
+# --- traces/validate commands ---
+
+# --- phases/eval commands ---
+
+# --- code commands ---
+
+# --- agent/model commands ---
+
+# --- bench commands ---
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Console entry point: runs the app and turns specula errors into exit codes."""
+    try:
+        app(args=argv, prog_name="specula", standalone_mode=False)
+    except SpeculaError as exc:
+        from specula.diagnostics import render_concise
+
+        sys.stderr.write(render_concise(exc.diagnostics()) + "\n")
+        return exc.exit_code
+    except typer.Exit as exc:
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+    except Exception as exc:  # click's usage errors and aborts (typer vendors click)
+        kind = type(exc).__name__
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):
+            exc.show()
+            return 2
+        if kind == "Abort":
+            sys.stderr.write("aborted\n")
+            return 130
+        raise
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,3 @@
+"""code room."""
+
+__all__: list[str] = []

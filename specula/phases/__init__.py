@@ -1,0 +1,3 @@
+"""phases room."""
+
+__all__: list[str] = []

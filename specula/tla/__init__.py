@@ -1,0 +1,3 @@
+"""tla room."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""traces room."""
+
+__all__: list[str] = []
