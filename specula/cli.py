@@ -91,6 +91,24 @@ def doctor(json_out: bool = JsonOpt) -> None:
 # --- bench commands ---
 
 
+@bench_app.command("traces")
+def bench_traces(
+    system: str = typer.Argument(..., help="Bundled system name (benchmarks/systems/<name>) or a system directory."),
+    runs: int = typer.Option(5, "--runs", min=1, help="Number of traces to record."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first run (run i uses seed + i)."),
+    out: Path = typer.Option(..., "--out", help="Directory the trace files are written to."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Run a bundled system's harness and record N NDJSON event traces."""
+    from specula.bench.harness import run_harness
+
+    files = run_harness(system, runs=runs, seed=seed, out_dir=out)
+    if json_out:
+        _print_json({"schema": "specula.bench.traces/1", "system": system, "seed": seed, "files": [str(f) for f in files]})
+    else:
+        _console().print(f"recorded {len(files)} trace(s) of {system} in {out}")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Console entry point: runs the app and turns specula errors into exit codes."""
     try:

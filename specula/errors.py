@@ -17,6 +17,7 @@ __all__ = [
     "ConfigError",
     "SpecError",
     "TraceError",
+    "HarnessError",
     "EvalError",
     "ProviderError",
     "BudgetExceeded",
@@ -83,6 +84,15 @@ class TraceError(InputError):
 
     def code(self) -> str:
         return "E003"
+
+
+class HarnessError(InputError):
+    """A bundled system's harness failed to build, run, or write its traces."""
+
+    exit_code = 1
+
+    def code(self) -> str:
+        return "E004"
 
 
 class SpecError(SpeculaError):

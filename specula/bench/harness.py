@@ -1,0 +1,259 @@
+"""Bundled example systems: discovery of ``benchmarks/systems/*/task.yaml`` and running harnesses.
+
+A system's ``task.yaml`` has a ``harness`` entry::
+
+    harness:
+      build:                       # optional: argv lists run in order, in the system directory
+        - ["gcc", "-O2", "-pthread", "-o", "{build}/spin", "spinlock.c", "harness.c"]
+      command: ["{build}/spin"]    # run once, with `--runs N --seed S --out DIR` appended
+      timeout: 120                 # optional, seconds for each build step and for the command
+
+Placeholders in every argv element: ``{build}`` (a scratch build directory, never inside the
+repository), ``{system}`` (the system directory), ``{root}`` (the repository root),
+``{emitters}`` (``<root>/tools/emitters``). An argv starting with ``python`` runs with the current
+interpreter. The command must write exactly the N files ``DIR/trace-000.ndjson`` …
+``trace-<N-1>.ndjson`` (run i seeded with S + i), each in the NDJSON event schema of
+docs/traces.md. See docs/systems.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from specula.errors import ConfigError, HarnessError, InputError
+
+__all__ = [
+    "HarnessSpec",
+    "SystemTask",
+    "default_systems_dir",
+    "discover_systems",
+    "load_system",
+    "run_harness",
+    "trace_file_name",
+]
+
+DEFAULT_TIMEOUT = 300.0
+
+
+def trace_file_name(index: int) -> str:
+    """Name of the index-th trace file a harness writes (``trace-000.ndjson``)."""
+    return f"trace-{index:03d}.ndjson"
+
+
+def default_systems_dir() -> Path:
+    """``benchmarks/systems`` of this checkout (or ``$SPECULA_SYSTEMS_DIR``)."""
+    env = os.environ.get("SPECULA_SYSTEMS_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent.parent / "benchmarks" / "systems"
+
+
+@dataclass(frozen=True)
+class HarnessSpec:
+    command: tuple[str, ...]
+    build: tuple[tuple[str, ...], ...] = ()
+    timeout: float = DEFAULT_TIMEOUT
+
+
+@dataclass(frozen=True)
+class SystemTask:
+    name: str
+    dir: Path
+    task_file: Path
+    harness: HarnessSpec | None
+    fields: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def spec_module(self) -> str:
+        return str(self.fields.get("specModule", self.name))
+
+    @property
+    def target_actions(self) -> list[str]:
+        wv = self.fields.get("wv") or {}
+        return list(wv.get("target_actions") or [])
+
+    def path(self, key: str) -> Path | None:
+        """Resolve a relative path field of task.yaml (``traces``, ``mapping``, ``invariants``)."""
+        value = self.fields.get(key)
+        return self.dir / str(value) if value else None
+
+
+def _argv(value: object, task_file: Path, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list) or not value or not all(isinstance(v, (str, int, float)) for v in value):
+        raise ConfigError(f"{where} must be a non-empty list of strings", path=str(task_file), field=where)
+    return tuple(str(v) for v in value)
+
+
+def _parse_harness(raw: object, task_file: Path) -> HarnessSpec | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or "command" not in raw:
+        raise ConfigError("harness must be a mapping with a 'command'", path=str(task_file), field="harness")
+    command = _argv(raw["command"], task_file, "harness.command")
+    build_raw = raw.get("build") or []
+    if not isinstance(build_raw, list):
+        raise ConfigError("harness.build must be a list of argv lists", path=str(task_file), field="harness.build")
+    build = tuple(_argv(step, task_file, f"harness.build[{i}]") for i, step in enumerate(build_raw))
+    timeout = raw.get("timeout", DEFAULT_TIMEOUT)
+    if not isinstance(timeout, (int, float)) or timeout <= 0:
+        raise ConfigError("harness.timeout must be a positive number", path=str(task_file), field="harness.timeout")
+    return HarnessSpec(command=command, build=build, timeout=float(timeout))
+
+
+def load_system(system_dir: Path) -> SystemTask:
+    """Read one system's ``task.yaml``."""
+    import yaml
+
+    task_file = Path(system_dir) / "task.yaml"
+    try:
+        text = task_file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read task file: {exc.strerror}", path=str(task_file)) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise ConfigError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=str(task_file), line=line) from None
+    if not isinstance(data, dict):
+        raise ConfigError("task.yaml must be a mapping", path=str(task_file))
+    name = str(data.get("name") or Path(system_dir).name)
+    return SystemTask(
+        name=name,
+        dir=Path(system_dir),
+        task_file=task_file,
+        harness=_parse_harness(data.get("harness"), task_file),
+        fields=data,
+    )
+
+
+def discover_systems(systems_dir: Path | None = None) -> dict[str, SystemTask]:
+    """Every ``<systems_dir>/*/task.yaml``, by task name (sorted)."""
+    base = Path(systems_dir) if systems_dir is not None else default_systems_dir()
+    found: dict[str, SystemTask] = {}
+    if not base.is_dir():
+        return found
+    for task_file in sorted(base.glob("*/task.yaml")):
+        task = load_system(task_file.parent)
+        found[task.name] = task
+    return found
+
+
+def _resolve(system: str | SystemTask, systems_dir: Path | None) -> SystemTask:
+    if isinstance(system, SystemTask):
+        return system
+    path = Path(system)
+    if (path / "task.yaml").is_file():
+        return load_system(path)
+    systems = discover_systems(systems_dir)
+    if system in systems:
+        return systems[system]
+    by_dir = {t.dir.name: t for t in systems.values()}
+    if system in by_dir:
+        return by_dir[system]
+    known = ", ".join(sorted(systems)) or "none"
+    raise InputError(f"unknown system {system!r} (known: {known})")
+
+
+def _build_dir(task: SystemTask) -> Path:
+    """A per-system, per-source-version scratch directory outside the repository."""
+    digest = hashlib.sha256(str(task.dir.resolve()).encode()).hexdigest()[:12]
+    base = Path(os.environ.get("SPECULA_BUILD_DIR") or Path(tempfile.gettempdir()) / "specula-build")
+    path = base / f"{task.dir.name}-{digest}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _expand(argv: tuple[str, ...], subs: dict[str, str]) -> list[str]:
+    out = []
+    for arg in argv:
+        for key, value in subs.items():
+            arg = arg.replace("{" + key + "}", value)
+        out.append(arg)
+    if out and out[0] in ("python", "python3"):
+        out[0] = sys.executable
+    return out
+
+
+def _run(argv: list[str], cwd: Path, timeout: float, task: SystemTask, stage: str) -> None:
+    try:
+        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    except FileNotFoundError:
+        raise HarnessError(f"{stage}: program not found: {argv[0]}", path=str(task.task_file)) from None
+    except subprocess.TimeoutExpired:
+        raise HarnessError(f"{stage}: timed out after {timeout:g}s: {' '.join(argv)}", path=str(task.task_file)) from None
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-8:]
+        detail = "; ".join(tail) if tail else "no output"
+        raise HarnessError(
+            f"{stage} failed (exit {proc.returncode}): {' '.join(argv)}: {detail}", path=str(task.task_file)
+        )
+
+
+def _check_trace(path: Path) -> None:
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise HarnessError(f"not JSON: {exc.msg}", path=str(path), line=lineno) from None
+            if not isinstance(event, dict) or "kind" not in event:
+                raise HarnessError("event without a 'kind'", path=str(path), line=lineno)
+            return
+    raise HarnessError("trace file has no events", path=str(path))
+
+
+def run_harness(
+    system: str | SystemTask,
+    runs: int,
+    seed: int,
+    out_dir: Path,
+    systems_dir: Path | None = None,
+) -> list[Path]:
+    """Build (if needed) and run a system's harness; return the N trace files it wrote.
+
+    ``system`` is a task name, a system directory, or a loaded SystemTask.
+    """
+    if runs < 1:
+        raise InputError(f"--runs must be at least 1, got {runs}")
+    task = _resolve(system, systems_dir)
+    if task.harness is None:
+        raise ConfigError(f"system {task.name!r} has no harness entry", path=str(task.task_file), field="harness")
+    out = Path(out_dir).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    root = task.dir.resolve().parent.parent.parent
+    subs = {
+        "build": str(_build_dir(task)),
+        "system": str(task.dir.resolve()),
+        "root": str(root),
+        "emitters": str(root / "tools" / "emitters"),
+    }
+    for i, step in enumerate(task.harness.build):
+        _run(_expand(step, subs), task.dir, task.harness.timeout, task, f"build step {i + 1}")
+    expected = [out / trace_file_name(i) for i in range(runs)]
+    for path in expected:
+        if path.exists():
+            path.unlink()
+    argv = _expand(task.harness.command, subs) + ["--runs", str(runs), "--seed", str(seed), "--out", str(out)]
+    _run(argv, task.dir, task.harness.timeout, task, "harness")
+    missing = [p.name for p in expected if not p.is_file()]
+    if missing:
+        raise HarnessError(
+            f"harness wrote {runs - len(missing)} of {runs} trace files (missing {', '.join(missing[:3])})",
+            path=str(task.task_file),
+        )
+    for path in expected:
+        _check_trace(path)
+    return expected
