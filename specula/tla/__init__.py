@@ -1,3 +1,7 @@
 """tla room."""
 
 __all__: list[str] = []
+
+from specula.tla.cfg import CfgModelValue, ModelConfig, load_cfg, parse_cfg  # noqa: E402
+
+__all__ += ["CfgModelValue", "ModelConfig", "parse_cfg", "load_cfg"]
