@@ -1,3 +1,37 @@
-"""traces room."""
+"""traces room: trace and window formats, readers, the mapping file, cutting windows.
 
-__all__: list[str] = []
+Formats are documented in docs/traces.md and docs/mapping.md.
+"""
+
+from specula.traces.cut import cut_windows
+from specula.traces.mapping import Mapping, load_mapping, parse_mapping
+from specula.traces.readers import (
+    detect_format,
+    find_trace_files,
+    iter_action_windows,
+    iter_sysmobench_windows,
+    iter_windows,
+    read_event_trace,
+    read_tlc_trace,
+    read_trace,
+)
+from specula.traces.window import Step, Trace, TraceIssue, Window
+
+__all__ = [
+    "Window",
+    "Step",
+    "Trace",
+    "TraceIssue",
+    "Mapping",
+    "load_mapping",
+    "parse_mapping",
+    "cut_windows",
+    "detect_format",
+    "find_trace_files",
+    "iter_windows",
+    "iter_sysmobench_windows",
+    "iter_action_windows",
+    "read_event_trace",
+    "read_tlc_trace",
+    "read_trace",
+]

@@ -1,0 +1,423 @@
+"""The mapping file (YAML, docs/mapping.md): how trace fields become spec variables.
+
+This module is pure data and JSON-ish transformations; it knows nothing of the engine. The
+conformance phase checks a :class:`Mapping` against the spec (``check_against``) and turns the
+mapped raw values into spec values.
+
+Shape (every section optional)::
+
+    version: 1
+    nodes: {constant: Threads, ids: {"0": t0, "1": t1}}
+    actions: {TryAcquireBlocking: Acquire}            # trace action name -> spec action
+    values: {"acquiring": "trying"}                    # value table for every variable
+    variables:
+      lockState: {field: lock, values: {unlocked: "FALSE"}}
+      pc: {per_node: true}
+      log: {per_node: true, abstract: {length: logLen, last_term: logLastTerm}}
+      votes: {aux: true, domain: "SUBSET Nodes"}
+    params: {t: actor, m: input}                       # all actions
+    action_params: {HandleVote: {m: input}}            # one action (wins over params)
+    message_var: msgs
+    ignore: [thread]
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping as TMapping
+
+from specula.errors import ConfigError
+
+__all__ = [
+    "MAPPING_VERSION",
+    "Mapping",
+    "VarMap",
+    "Abstraction",
+    "Summary",
+    "TlaExpr",
+    "load_mapping",
+    "parse_mapping",
+    "apply_values",
+]
+
+MAPPING_VERSION = 1
+_BINDINGS = ("actor", "input")
+
+
+@dataclass(frozen=True, slots=True)
+class TlaExpr:
+    """A value written as TLA+ text in the mapping (``{tla: "<<1, 2>>"}``); evaluated once."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abstraction:
+    """A spec variable observed only through summaries (e.g. a log by length and last term).
+
+    ``length``: trace field holding ``Len(v)``; ``last_term``: trace field holding the term of
+    the last entry (``0`` when empty); ``term_field``: the entry field holding the term (None when
+    entries are bare terms); ``entry``: values of the other entry fields in witness logs.
+    """
+
+    length: str | None = None
+    last_term: str | None = None
+    term_field: str | None = "term"
+    entry: dict[str, Any] = field(default_factory=dict)
+
+    def fields(self) -> list[str]:
+        return [f for f in (self.length, self.last_term) if f]
+
+
+@dataclass(frozen=True, slots=True)
+class VarMap:
+    """How one spec variable is read from a trace state."""
+
+    var: str
+    field: str | None  # trace field; None for aux/abstract variables
+    values: dict[Any, Any] = field(default_factory=dict)
+    per_node: bool | None = None  # None: decide from the spec's type
+    abstract: Abstraction | None = None
+    aux: bool = False
+    domain: str | None = None  # TLA+ set expression for an aux variable
+    value: Any = None  # a fixed value for an aux variable (raw or TlaExpr)
+    has_value: bool = False
+
+
+@dataclass(slots=True)
+class Mapping:
+    """A parsed mapping file. ``lines`` maps field paths (``variables.pc.field``) to YAML lines."""
+
+    path: str = ""
+    nodes_constant: str | None = None
+    node_ids: dict[str, Any] = field(default_factory=dict)
+    actions: dict[str, str] = field(default_factory=dict)
+    values: dict[Any, Any] = field(default_factory=dict)
+    variables: dict[str, VarMap] = field(default_factory=dict)
+    params: dict[str, str | TlaExpr | Any] = field(default_factory=dict)
+    action_params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    message_var: str | None = None
+    ignore: frozenset[str] = frozenset()
+    lines: dict[str, int] = field(default_factory=dict)
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def spec_action(self, trace_action: str) -> str:
+        return self.actions.get(trace_action, trace_action)
+
+    def param_bindings(self, action: str) -> dict[str, Any]:
+        """Spec parameter -> ``"actor"`` | ``"input"`` | ``{"field": name}`` | raw value | TlaExpr."""
+        out = dict(self.params)
+        out.update(self.action_params.get(action, {}))
+        return out
+
+    def error(self, message: str, path: str) -> ConfigError:
+        return ConfigError(message, path=self.path or None, line=self.lines.get(path), field=path)
+
+    def check_against(
+        self,
+        variables: Iterable[str],
+        actions: TMapping[str, Iterable[str]] | None = None,
+        constants: Iterable[str] | None = None,
+    ) -> None:
+        """Raise ConfigError naming the YAML field when the mapping mentions a spec variable,
+        action, parameter or constant the spec lacks."""
+        vs = set(variables)
+        for name in self.variables:
+            if name not in vs:
+                raise self.error(
+                    f"mapping names spec variable {name!r}, but the spec has none (variables: {', '.join(sorted(vs)) or 'none'})",
+                    f"variables.{name}",
+                )
+        if self.message_var is not None and self.message_var not in vs:
+            raise self.error(f"message_var {self.message_var!r} is not a spec variable", "message_var")
+        if constants is not None and self.nodes_constant is not None and self.nodes_constant not in set(constants):
+            raise self.error(f"nodes.constant {self.nodes_constant!r} is not a constant or definition of the spec", "nodes.constant")
+        if actions is not None:
+            for trace_name, spec_name in self.actions.items():
+                if spec_name not in actions:
+                    raise self.error(
+                        f"action {trace_name!r} maps to {spec_name!r}, which is not an action of Next "
+                        f"(actions: {', '.join(sorted(actions))})",
+                        f"actions.{trace_name}",
+                    )
+            for act, binds in self.action_params.items():
+                if act not in actions:
+                    raise self.error(f"action_params names {act!r}, which is not an action of Next", f"action_params.{act}")
+                for p in binds:
+                    if p not in set(actions[act]):
+                        raise self.error(
+                            f"action {act} has no parameter {p!r} (parameters: {', '.join(actions[act]) or 'none'})",
+                            f"action_params.{act}.{p}",
+                        )
+
+    # -- applying ------------------------------------------------------------------------------
+
+    def observed_fields(self) -> set[str]:
+        out: set[str] = set()
+        for vm in self.variables.values():
+            if vm.field:
+                out.add(vm.field)
+            if vm.abstract:
+                out.update(vm.abstract.fields())
+        return out
+
+    def map_state(self, raw: TMapping[str, Any], spec_vars: Iterable[str]) -> dict[str, Any]:
+        """Trace state -> ``{spec variable: raw value}`` for the observed variables (renames and
+        value tables applied; per-node objects keep their trace node ids; abstracted variables
+        give :class:`Summary` values, per node when per-node)."""
+        out: dict[str, Any] = {}
+        taken = self.observed_fields()
+        for var in spec_vars:
+            vm = self.variables.get(var)
+            if vm is None:
+                if var in raw and var not in self.ignore and var not in taken:
+                    out[var] = apply_values(raw[var], self.values)
+                continue
+            if vm.aux:
+                continue
+            if vm.abstract is not None:
+                summary = _summaries(raw, vm.abstract)
+                if summary is not None:
+                    out[var] = summary
+                continue
+            if vm.field is not None and vm.field in raw:
+                table = {**self.values, **vm.values} if vm.values else self.values
+                out[var] = apply_values(raw[vm.field], table)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a trace shows of an abstracted variable (e.g. a log): its length and last term."""
+
+    length: Any = None
+    last_term: Any = None
+
+
+def _summaries(raw: TMapping[str, Any], ab: Abstraction) -> Any:
+    """A :class:`Summary`, or per node a ``{node: Summary}`` dict / ``[Summary, ...]`` list."""
+    lens = raw.get(ab.length) if ab.length else None
+    terms = raw.get(ab.last_term) if ab.last_term else None
+    if lens is None and terms is None:
+        return None
+    sample = lens if lens is not None else terms
+    if isinstance(sample, dict):
+        return {k: Summary(_at(lens, k), _at(terms, k)) for k in sample}
+    if isinstance(sample, list):
+        return [Summary(_at(lens, i), _at(terms, i)) for i in range(len(sample))]
+    return Summary(lens, terms)
+
+
+def _at(container: Any, key: Any) -> Any:
+    if isinstance(container, dict):
+        return container.get(key)
+    if isinstance(container, list) and isinstance(key, int) and key < len(container):
+        return container[key]
+    return None
+
+
+def _lookup(table: dict[Any, Any], v: Any) -> tuple[bool, Any]:
+    if not table:
+        return False, None
+    try:
+        if v in table:
+            k = next(k for k in table if k == v and type(k) is type(v))
+            return True, table[k]
+    except (TypeError, StopIteration):
+        pass
+    if not isinstance(v, (dict, list)):
+        s = str(v).lower() if isinstance(v, bool) else str(v)
+        if s in table:
+            return True, table[s]
+    return False, None
+
+
+def apply_values(v: Any, table: dict[Any, Any]) -> Any:
+    """Replace every scalar leaf (and dict key) found in ``table``; containers recurse."""
+    if not table:
+        return v
+    if isinstance(v, dict):
+        out = {}
+        for k, x in v.items():
+            out[k] = apply_values(x, table)
+        return out
+    if isinstance(v, list):
+        return [apply_values(x, table) for x in v]
+    hit, new = _lookup(table, v)
+    return new if hit else v
+
+
+# ---------------------------------------------------------------------------------------------
+# parsing
+
+
+def _value(v: Any) -> Any:
+    if isinstance(v, dict) and set(v) == {"tla"} and isinstance(v["tla"], str):
+        return TlaExpr(v["tla"])
+    return v
+
+
+def _line_table(text: str) -> dict[str, int]:
+    """YAML key paths (``variables.pc.field``) -> 1-based line numbers."""
+    import yaml
+
+    lines: dict[str, int] = {}
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError:
+        return lines
+
+    def walk(node: Any, prefix: str) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                key = str(k.value)
+                path = f"{prefix}.{key}" if prefix else key
+                lines[path] = k.start_mark.line + 1
+                walk(v, path)
+
+    walk(root, "")
+    return lines
+
+
+def _expect(cond: bool, m: Mapping, message: str, path: str) -> None:
+    if not cond:
+        raise m.error(message, path)
+
+
+_TOP = {"version", "nodes", "actions", "values", "variables", "params", "action_params", "message_var", "ignore"}
+_VAR_KEYS = {"field", "from", "values", "per_node", "abstract", "aux", "domain", "value"}
+
+
+def parse_mapping(text: str, path: str = "") -> Mapping:
+    """Parse mapping YAML; raises ConfigError with the offending field and its line."""
+    import yaml
+
+    m = Mapping(path=path, lines=_line_table(text))
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ConfigError(f"mapping is not valid YAML: {getattr(exc, 'problem', exc)}", path=path or None,
+                          line=mark.line + 1 if mark else None) from None
+    if doc is None:
+        return m
+    _expect(isinstance(doc, dict), m, "mapping must be a YAML object", "")
+    for key in doc:
+        _expect(key in _TOP, m, f"unknown mapping section {key!r} (known: {', '.join(sorted(_TOP))})", str(key))
+    version = doc.get("version", MAPPING_VERSION)
+    _expect(version == MAPPING_VERSION, m, f"mapping version {version!r} is not supported (expected {MAPPING_VERSION})", "version")
+
+    nodes = doc.get("nodes") or {}
+    _expect(isinstance(nodes, dict), m, "'nodes' must be an object {constant, ids}", "nodes")
+    if "constant" in nodes:
+        _expect(isinstance(nodes["constant"], str), m, "nodes.constant must be the name of a spec constant", "nodes.constant")
+        m.nodes_constant = nodes["constant"]
+    ids = nodes.get("ids") or {}
+    _expect(isinstance(ids, dict), m, "nodes.ids must map trace node ids to spec values", "nodes.ids")
+    m.node_ids = {str(k): _value(v) for k, v in ids.items()}
+
+    actions = doc.get("actions") or {}
+    _expect(isinstance(actions, dict), m, "'actions' must map trace action names to spec action names", "actions")
+    for k, v in actions.items():
+        _expect(isinstance(v, str) and v.isidentifier(), m, f"actions.{k} must be a spec action name", f"actions.{k}")
+    m.actions = {str(k): v for k, v in actions.items()}
+
+    values = doc.get("values") or {}
+    _expect(isinstance(values, dict), m, "'values' must map trace values to spec values", "values")
+    m.values = {k: _value(v) for k, v in values.items()}
+
+    variables = doc.get("variables") or {}
+    _expect(isinstance(variables, dict), m, "'variables' must map spec variable names to how they are read", "variables")
+    for var, spec in variables.items():
+        base = f"variables.{var}"
+        if spec is None:
+            spec = {}
+        if isinstance(spec, str):
+            spec = {"field": spec}
+        _expect(isinstance(spec, dict), m, f"{base} must be a trace field name or an object", base)
+        for key in spec:
+            _expect(key in _VAR_KEYS, m, f"unknown key {key!r} in {base} (known: {', '.join(sorted(_VAR_KEYS))})", f"{base}.{key}")
+        fld = spec.get("field", spec.get("from", var))
+        _expect(fld is None or isinstance(fld, str), m, f"{base}.field must be a trace field name", f"{base}.field")
+        vals = spec.get("values") or {}
+        _expect(isinstance(vals, dict), m, f"{base}.values must be a table", f"{base}.values")
+        per_node = spec.get("per_node")
+        _expect(per_node is None or isinstance(per_node, bool), m, f"{base}.per_node must be true or false", f"{base}.per_node")
+        aux = bool(spec.get("aux", False))
+        domain = spec.get("domain")
+        _expect(domain is None or isinstance(domain, str), m, f"{base}.domain must be a TLA+ set expression", f"{base}.domain")
+        if domain is not None or "value" in spec:
+            aux = True
+        ab = None
+        if spec.get("abstract") is not None:
+            a = spec["abstract"]
+            _expect(isinstance(a, dict), m, f"{base}.abstract must be an object {{length, last_term, term_field, entry}}", f"{base}.abstract")
+            for key in a:
+                _expect(key in {"length", "last_term", "term_field", "entry"}, m, f"unknown key {key!r} in {base}.abstract", f"{base}.abstract.{key}")
+            _expect(bool(a.get("length") or a.get("last_term")), m, f"{base}.abstract needs 'length' and/or 'last_term' trace fields", f"{base}.abstract")
+            entry = a.get("entry") or {}
+            _expect(isinstance(entry, dict), m, f"{base}.abstract.entry must be an object", f"{base}.abstract.entry")
+            ab = Abstraction(
+                length=a.get("length"),
+                last_term=a.get("last_term"),
+                term_field=a.get("term_field", "term"),
+                entry={k: _value(v) for k, v in entry.items()},
+            )
+            fld = None
+        if aux:
+            fld = None
+        m.variables[str(var)] = VarMap(
+            var=str(var),
+            field=fld,
+            values={k: _value(v) for k, v in vals.items()},
+            per_node=per_node,
+            abstract=ab,
+            aux=aux,
+            domain=domain,
+            value=_value(spec.get("value")),
+            has_value="value" in spec,
+        )
+
+    params = doc.get("params") or {}
+    _expect(isinstance(params, dict), m, "'params' must map spec parameter names to actor/input/a value", "params")
+    m.params = {str(k): _binding(m, v, f"params.{k}") for k, v in params.items()}
+    aps = doc.get("action_params") or {}
+    _expect(isinstance(aps, dict), m, "'action_params' must map actions to {parameter: binding}", "action_params")
+    for act, binds in aps.items():
+        _expect(isinstance(binds, dict), m, f"action_params.{act} must map parameters to bindings", f"action_params.{act}")
+        m.action_params[str(act)] = {str(k): _binding(m, v, f"action_params.{act}.{k}") for k, v in binds.items()}
+
+    mv = doc.get("message_var")
+    _expect(mv is None or isinstance(mv, str), m, "message_var must be a spec variable name", "message_var")
+    m.message_var = mv
+    ign = doc.get("ignore") or []
+    _expect(isinstance(ign, list) and all(isinstance(x, str) for x in ign), m, "ignore must be a list of trace field names", "ignore")
+    m.ignore = frozenset(ign)
+    return m
+
+
+def _binding(m: Mapping, v: Any, path: str) -> Any:
+    """``actor`` | ``input`` | ``{field: name}`` (a field of the input message) | ``{tla: expr}`` | raw value."""
+    if isinstance(v, str) and v in _BINDINGS:
+        return v
+    if isinstance(v, dict):
+        if set(v) == {"field"} and isinstance(v["field"], str):
+            return {"field": v["field"]}
+        if set(v) == {"tla"} and isinstance(v["tla"], str):
+            return TlaExpr(v["tla"])
+        if set(v) == {"value"}:
+            return {"value": v["value"]}
+        raise m.error(f"{path}: a binding is 'actor', 'input', {{field: name}}, {{tla: expr}} or {{value: v}}", path)
+    raise m.error(f"{path}: a binding is 'actor', 'input', {{field: name}}, {{tla: expr}} or {{value: v}} (got {v!r})", path)
+
+
+def load_mapping(path: str | os.PathLike[str]) -> Mapping:
+    p = str(path)
+    try:
+        text = Path(p).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read mapping file: {exc.strerror or exc}", path=p) from None
+    return parse_mapping(text, p)
