@@ -1,0 +1,581 @@
+"""Explicit-state model checking with TLC's semantics: ``check(model, limits, on_progress)``.
+
+Breadth-first search over a ``Model`` (see :class:`ModelProtocol`) with a fingerprint table.
+What is judged, and in which order, follows TLC's ``ModelChecker``:
+
+* initial states: every generated initial state counts as generated; a state outside CONSTRAINT
+  is checked (invariants) but neither stored nor explored;
+* for each explored state, all successors of all actions are generated (per-action coverage:
+  ``generated`` counts every successor, ``distinct`` the new states it found); a state with no
+  successor at all is a deadlock (judged before CONSTRAINT / ACTION_CONSTRAINT);
+* a successor is stored and explored only when it satisfies CONSTRAINT and the transition
+  satisfies ACTION_CONSTRAINT; invariants are checked on every new successor (also on those
+  outside the constraints); action properties ``[][A]_v`` on every transition;
+* identity is the fingerprint of ``model.view(state)`` (VIEW), reduced under SYMMETRY.
+
+Counterexamples are shortest (BFS) and rebuilt by replaying the recorded (parent, action)
+chain, so only fingerprints, parents and action indices are kept per distinct state.
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
+
+from specula.errors import EvalError, SpeculaError
+
+__all__ = [
+    "Limits",
+    "ActionCoverage",
+    "Progress",
+    "PropertyResult",
+    "CheckResult",
+    "ModelProtocol",
+    "check",
+    "VERDICTS",
+]
+
+VERDICTS = ("ok", "invariant", "deadlock", "assumption", "error", "action-property", "limit")
+
+State = tuple
+
+
+class ModelProtocol(Protocol):
+    """What the checker needs from ``specula.tla.Model`` (see docs/checker.md)."""
+
+    variables: tuple[str, ...]
+    actions: list[Any]  # ActionInfo(index, name, label, params, span)
+
+    def init_states(self) -> Iterator[State]: ...
+
+    def next_states(self, state: State) -> Iterator[tuple[int, State]]: ...
+
+    def compile_state_predicate(self, name_or_expr: str) -> Callable[[State], bool]: ...
+
+    def compile_action_predicate(self, name_or_expr: str) -> Callable[[State, State], bool]: ...
+
+    def check_assumes(self) -> list[Any]: ...
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Search limits; ``None`` means unlimited. ``check_deadlock=None`` takes the cfg's value."""
+
+    max_states: int | None = None
+    max_depth: int | None = None
+    max_seconds: float | None = None
+    check_deadlock: bool | None = None
+    progress_every: float = 1.0  # seconds between on_progress calls
+
+
+@dataclass
+class ActionCoverage:
+    index: int
+    name: str
+    label: str
+    distinct: int = 0  # new distinct states this action found
+    generated: int = 0  # successor states this action generated (with repeats)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "label": self.label, "distinct": self.distinct, "generated": self.generated}
+
+
+@dataclass
+class Progress:
+    distinct: int
+    generated: int
+    depth: int
+    queue: int
+    elapsed: float
+
+    @property
+    def states_per_sec(self) -> float:
+        return self.generated / self.elapsed if self.elapsed > 0 else 0.0
+
+
+@dataclass
+class PropertyResult:
+    name: str
+    kind: str  # "invariant" | "action" | "init" | "temporal" | "mixed"
+    status: str  # "ok" | "violated" | "not checked"
+    detail: str = ""
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "status": self.status, "detail": self.detail}
+
+
+@dataclass
+class CheckResult:
+    verdict: str  # one of VERDICTS
+    distinct: int = 0
+    generated: int = 0
+    depth: int = 0
+    coverage: list[ActionCoverage] = field(default_factory=list)
+    counterexample: list[tuple[str | None, State]] = field(default_factory=list)
+    message: str = ""
+    violated: str | None = None
+    span: Any = None
+    elapsed: float = 0.0
+    queue_left: int = 0
+    init_states: int = 0
+    stopped: str | None = None  # "max_states" | "max_depth" | "max_seconds" | "interrupted"
+    variables: tuple[str, ...] = ()
+    properties: list[PropertyResult] = field(default_factory=list)
+    diagnostics: list[Any] = field(default_factory=list)
+    error_state: State | None = None  # state in which an evaluation error happened
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "ok"
+
+    def trace_dicts(self) -> list[dict[str, Any]]:
+        return [
+            {"action": label, "state": dict(zip(self.variables, st))} for label, st in self.counterexample
+        ]
+
+
+class _Stop(Exception):
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+@dataclass
+class _Found(Exception):
+    verdict: str
+    message: str
+    violated: str | None
+    idx: int  # index of the last stored state of the trace (parent of the bad step), -1 for none
+    extra: list[tuple[int, State]]  # (action index or -1, state) steps after idx
+    span: Any = None
+
+    def __post_init__(self) -> None:
+        Exception.__init__(self, self.message)
+
+
+def _span_of(obj: Any) -> Any:
+    return getattr(obj, "span", None)
+
+
+def _default_fingerprint() -> Callable[[Any], int]:
+    try:
+        from specula.tla.values import fingerprint  # type: ignore[attr-defined]
+
+        return fingerprint
+    except ImportError:  # the engine's values module is not there (tests with toy models)
+        return hash
+
+
+def _key_function(model: Any, fingerprint: Callable[[Any], int] | None) -> Callable[[State], Any]:
+    """state -> identity key: fingerprint of the VIEW, minimised over SYMMETRY permutations."""
+    custom = getattr(model, "state_key", None)
+    if callable(custom):
+        return custom
+    fp = fingerprint or getattr(model, "fingerprint", None) or _default_fingerprint()
+    view = getattr(model, "view", None)
+    has_view = bool(getattr(model, "has_view", False)) and callable(view)
+    perms = list(getattr(model, "symmetry_perms", None) or ())
+    permute = getattr(model, "permute", None)
+    if perms and callable(permute):
+        if has_view:
+            return lambda s: min(fp(view(permute(s, p))) for p in perms)
+        return lambda s: min(fp(permute(s, p)) for p in perms)
+    if has_view:
+        return lambda s: fp(view(s))
+    return fp
+
+
+def _cfg_of(model: Any, cfg: Any) -> Any:
+    if cfg is not None:
+        return cfg
+    return getattr(model, "cfg", None)
+
+
+def check(
+    model: Any,
+    limits: Limits | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+    cfg: Any = None,
+    fingerprint: Callable[[Any], int] | None = None,
+) -> CheckResult:
+    """Model-check ``model`` breadth-first; never raises for model errors (verdict "error")."""
+    limits = limits or Limits()
+    cfg = _cfg_of(model, cfg)
+    t0 = time.monotonic()
+    actions = list(getattr(model, "actions", []) or [])
+    coverage = [
+        ActionCoverage(i, getattr(a, "name", str(a)), getattr(a, "label", getattr(a, "name", str(a))))
+        for i, a in enumerate(actions)
+    ]
+    variables = tuple(getattr(model, "variables", ()))
+    result = CheckResult(verdict="ok", coverage=coverage, variables=variables)
+
+    # ---- ASSUME ------------------------------------------------------------------------------
+    try:
+        diags = list(model.check_assumes()) if hasattr(model, "check_assumes") else []
+    except EvalError as exc:
+        result.verdict, result.message, result.span = "error", str(exc), exc.span
+        return result
+    if diags:
+        result.verdict = "assumption"
+        result.diagnostics = diags
+        result.message = getattr(diags[0], "message", str(diags[0]))
+        return result
+
+    constant_only = cfg is not None and not (
+        getattr(cfg, "init", None) or getattr(cfg, "next", None) or getattr(cfg, "specification", None)
+    )
+    if constant_only and not getattr(model, "has_behavior", False):
+        result.elapsed = time.monotonic() - t0
+        return result
+
+    # ---- what to check -----------------------------------------------------------------------
+    try:
+        plan = _Plan.build(model, cfg, limits)
+    except EvalError as exc:
+        result.verdict, result.message, result.span = "error", str(exc), exc.span
+        return result
+    result.properties = plan.property_results
+
+    search = _Search(model, plan, limits, coverage, on_progress, _key_function(model, fingerprint), t0)
+    try:
+        search.run()
+    except _Found as found:
+        result.verdict, result.message, result.violated, result.span = (
+            found.verdict,
+            found.message,
+            found.violated,
+            found.span,
+        )
+        if found.verdict == "error" and found.extra:
+            result.error_state = found.extra[-1][1]
+        result.counterexample = search.trace(found.idx, found.extra)
+        for pr in result.properties:
+            if pr.name == found.violated:
+                pr.status = "violated"
+    except _Stop as stop:
+        result.verdict = "limit"
+        result.stopped = stop.reason
+        result.message = _STOP_MESSAGES.get(stop.reason, stop.reason)
+    except KeyboardInterrupt:
+        result.verdict = "limit"
+        result.stopped = "interrupted"
+        result.message = _STOP_MESSAGES["interrupted"]
+    if result.verdict == "ok" and search.depth_cut:
+        result.verdict = "limit"
+        result.stopped = "max_depth"
+        result.message = _STOP_MESSAGES["max_depth"]
+    if result.verdict == "ok":
+        for pr in result.properties:
+            if pr.status == "pending":
+                pr.status = "ok"
+    for pr in result.properties:
+        if pr.status == "pending":
+            pr.status = "not checked"
+            pr.detail = pr.detail or "search did not complete"
+    result.distinct = search.distinct
+    result.generated = search.generated
+    result.depth = search.depth
+    result.queue_left = search.queue_left
+    result.init_states = search.init_count
+    result.elapsed = time.monotonic() - t0
+    return result
+
+
+_STOP_MESSAGES = {
+    "max_states": "stopped: reached the maximum number of distinct states",
+    "max_depth": "stopped: reached the maximum depth (states beyond it were not explored)",
+    "max_seconds": "stopped: reached the time limit",
+    "interrupted": "stopped: interrupted (Ctrl-C)",
+}
+
+
+@dataclass
+class _Plan:
+    invariants: list[tuple[str, Callable[[State], bool]]]
+    init_props: list[tuple[str, Callable[[State], bool]]]  # implied initial predicates
+    action_props: list[tuple[str, Callable[[State, State], bool]]]
+    constraints: list[tuple[str, Callable[[State], bool]]]
+    action_constraints: list[tuple[str, Callable[[State, State], bool]]]
+    check_deadlock: bool
+    property_results: list[PropertyResult]
+
+    @staticmethod
+    def build(model: Any, cfg: Any, limits: Limits) -> "_Plan":
+        invs = [(n, model.compile_state_predicate(n)) for n in (getattr(cfg, "invariants", None) or [])]
+        cons = [(n, model.compile_state_predicate(n)) for n in (getattr(cfg, "constraints", None) or [])]
+        acons = [(n, model.compile_action_predicate(n)) for n in (getattr(cfg, "action_constraints", None) or [])]
+        init_props: list[tuple[str, Callable[[State], bool]]] = []
+        action_props: list[tuple[str, Callable[[State, State], bool]]] = []
+        results: list[PropertyResult] = []
+        classify = getattr(model, "classify_property", None)
+        for name in getattr(cfg, "properties", None) or []:
+            parts = classify(name) if callable(classify) else None
+            if parts is None:
+                results.append(PropertyResult(name, "temporal", "not checked", "temporal properties need liveness checking"))
+                continue
+            kinds = set()
+            temporal = False
+            for kind, fn in parts:
+                kinds.add(kind)
+                if kind == "invariant":
+                    invs.append((name, fn))
+                elif kind == "init":
+                    init_props.append((name, fn))
+                elif kind == "action":
+                    action_props.append((name, fn))
+                else:
+                    temporal = True
+            kind = kinds.pop() if len(kinds) == 1 else "mixed"
+            if temporal:
+                results.append(
+                    PropertyResult(name, kind, "pending", "safety parts checked; liveness parts not checked")
+                )
+            else:
+                results.append(PropertyResult(name, kind, "pending"))
+        deadlock = limits.check_deadlock
+        if deadlock is None:
+            deadlock = bool(getattr(cfg, "check_deadlock", True)) if cfg is not None else True
+        return _Plan(invs, init_props, action_props, cons, acons, deadlock, results)
+
+
+class _Search:
+    def __init__(
+        self,
+        model: Any,
+        plan: _Plan,
+        limits: Limits,
+        coverage: list[ActionCoverage],
+        on_progress: Callable[[Progress], None] | None,
+        key: Callable[[State], Any],
+        t0: float,
+    ) -> None:
+        self.model = model
+        self.plan = plan
+        self.limits = limits
+        self.coverage = coverage
+        self.on_progress = on_progress
+        self.key = key
+        self.t0 = t0
+        self.seen: dict[Any, int] = {}
+        self.keys: list[Any] = []
+        self.parent = array("q")
+        self.action = array("i")
+        self.distinct = 0
+        self.generated = 0
+        self.depth = 0
+        self.queue_left = 0
+        self.init_count = 0
+        self.depth_cut = False
+
+    # ------------------------------------------------------------------------------------------
+    def _add(self, k: Any, parent: int, action: int) -> int:
+        idx = len(self.keys)
+        self.seen[k] = idx
+        self.keys.append(k)
+        self.parent.append(parent)
+        self.action.append(action)
+        return idx
+
+    def _progress(self, queue: int) -> None:
+        if self.on_progress is not None:
+            self.on_progress(
+                Progress(self.distinct, self.generated, self.depth, queue, time.monotonic() - self.t0)
+            )
+
+    def run(self) -> None:
+        model, plan, limits = self.model, self.plan, self.limits
+        key = self.key
+        seen = self.seen
+        invariants = plan.invariants
+        constraints = plan.constraints
+        acons = plan.action_constraints
+        aprops = plan.action_props
+        max_states = limits.max_states
+        deadline = None if limits.max_seconds is None else self.t0 + limits.max_seconds
+        cov_gen = [0] * len(self.coverage)
+        cov_new = [0] * len(self.coverage)
+        actions = self.coverage
+
+        level_states: list[State] = []
+        level_idx: list[int] = []
+        # ---- initial states ------------------------------------------------------------------
+        try:
+            for st in model.init_states():
+                self.generated += 1
+                k = key(st)
+                if k in seen:
+                    continue
+                in_model = all(c(st) for _, c in constraints) and all(a(None, st) for _, a in acons) if (
+                    constraints or acons
+                ) else True
+                if in_model:
+                    idx = self._add(k, -1, -1)
+                    self.distinct += 1
+                    level_states.append(st)
+                    level_idx.append(idx)
+                    bad_at, extra = idx, []
+                else:
+                    bad_at, extra = -1, [(-1, st)]
+                for name, inv in invariants:
+                    if not inv(st):
+                        raise _Found("invariant", f"Invariant {name} is violated by the initial state.", name, bad_at, extra)
+                for name, ip in plan.init_props:
+                    if not ip(st):
+                        raise _Found("invariant", f"Property {name} is violated by the initial state.", name, bad_at, extra)
+                if max_states is not None and self.distinct >= max_states:
+                    raise _Stop("max_states")
+        except EvalError as exc:
+            raise _Found("error", str(exc), None, -1, [(-1, exc.state)] if isinstance(exc.state, tuple) else [], exc.span) from None
+        self.init_count = self.distinct
+        if level_states:
+            self.depth = 1
+        self._progress(len(level_states))
+
+        # ---- breadth-first, one level at a time ----------------------------------------------
+        check_deadlock = plan.check_deadlock
+        max_depth = limits.max_depth
+        next_tick = time.monotonic() + limits.progress_every
+        parent_arr, action_arr, keys = self.parent, self.action, self.keys
+        generated = self.generated
+        try:
+            while level_states:
+                if max_depth is not None and self.depth >= max_depth:
+                    self.depth_cut = True
+                    self.queue_left = len(level_states)
+                    return
+                next_states: list[State] = []
+                next_idx: list[int] = []
+                n_level = len(level_states)
+                for pos in range(n_level):
+                    st = level_states[pos]
+                    pidx = level_idx[pos]
+                    level_states[pos] = None  # type: ignore[call-overload]  # free as we go
+                    deadlocked = True
+                    try:
+                        for ai, succ in model.next_states(st):
+                            deadlocked = False
+                            generated += 1
+                            cov_gen[ai] += 1
+                            if constraints or acons:
+                                in_model = True
+                                for _, c in constraints:
+                                    if not c(succ):
+                                        in_model = False
+                                        break
+                                if in_model:
+                                    for _, a in acons:
+                                        if not a(st, succ):
+                                            in_model = False
+                                            break
+                            else:
+                                in_model = True
+                            if in_model:
+                                k = key(succ)
+                                if k in seen:
+                                    new = False
+                                else:
+                                    new = True
+                                    idx = len(keys)
+                                    seen[k] = idx
+                                    keys.append(k)
+                                    parent_arr.append(pidx)
+                                    action_arr.append(ai)
+                                    cov_new[ai] += 1
+                                    next_states.append(succ)
+                                    next_idx.append(idx)
+                            else:
+                                new = True
+                                idx = -1
+                            if new:
+                                for name, inv in invariants:
+                                    if not inv(succ):
+                                        self._sync(generated, cov_gen, cov_new, len(next_states))
+                                        extra = [] if idx >= 0 else [(ai, succ)]
+                                        at = idx if idx >= 0 else pidx
+                                        raise _Found("invariant", f"Invariant {name} is violated.", name, at, extra)
+                            for name, ap in aprops:
+                                if not ap(st, succ):
+                                    self._sync(generated, cov_gen, cov_new, len(next_states))
+                                    raise _Found(
+                                        "action-property",
+                                        f"Action property {name} is violated.",
+                                        name,
+                                        pidx,
+                                        [(ai, succ)],
+                                    )
+                    except EvalError as exc:
+                        self._sync(generated, cov_gen, cov_new, len(next_states))
+                        bad = exc.state if isinstance(exc.state, tuple) else None
+                        extra = [] if bad is None or bad is st else [(-1, bad)]
+                        raise _Found("error", str(exc), None, pidx, extra, exc.span) from None
+                    if deadlocked and check_deadlock:
+                        self._sync(generated, cov_gen, cov_new, len(next_states))
+                        raise _Found("deadlock", "Deadlock reached.", None, pidx, [])
+                    if max_states is not None and len(keys) >= max_states:
+                        self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
+                        raise _Stop("max_states")
+                    if pos & 63 == 0:
+                        now = time.monotonic()
+                        if deadline is not None and now >= deadline:
+                            self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
+                            raise _Stop("max_seconds")
+                        if now >= next_tick:
+                            next_tick = now + limits.progress_every
+                            self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
+                            self._progress(self.queue_left)
+                level_states, level_idx = next_states, next_idx
+                if level_states:
+                    self.depth += 1
+                self._sync(generated, cov_gen, cov_new, len(level_states))
+        except KeyboardInterrupt:
+            self._sync(generated, cov_gen, cov_new, self.queue_left)
+            raise
+        self._sync(generated, cov_gen, cov_new, 0)
+        self._progress(0)
+
+    def _sync(self, generated: int, cov_gen: list[int], cov_new: list[int], queue: int) -> None:
+        self.generated = generated
+        self.distinct = len(self.keys)
+        self.queue_left = queue
+        for c, g, n in zip(self.coverage, cov_gen, cov_new):
+            c.generated = g
+            c.distinct = n
+
+    # ------------------------------------------------------------------------------------------
+    def trace(self, idx: int, extra: list[tuple[int, State]]) -> list[tuple[str | None, State]]:
+        """Rebuild the shortest path to stored state ``idx`` by replay, then append ``extra``."""
+        chain: list[int] = []
+        i = idx
+        while i >= 0:
+            chain.append(i)
+            i = self.parent[i]
+        chain.reverse()
+        out: list[tuple[str | None, State]] = []
+        labels = [c.label for c in self.coverage]
+        if chain:
+            key = self.key
+            target = self.keys[chain[0]]
+            cur = None
+            for st in self.model.init_states():
+                if key(st) == target:
+                    cur = st
+                    break
+            if cur is None:  # cannot happen unless the model is nondeterministic
+                return [(None, s) for _, s in extra]
+            out.append((None, cur))
+            for i in chain[1:]:
+                target, want = self.keys[i], self.action[i]
+                nxt = None
+                for ai, succ in self.model.next_states(cur):
+                    if ai == want and key(succ) == target:
+                        nxt = succ
+                        break
+                if nxt is None:
+                    break
+                out.append((labels[want], nxt))
+                cur = nxt
+        for ai, st in extra:
+            out.append((labels[ai] if ai >= 0 else None, st))
+        return out
