@@ -1,0 +1,852 @@
+"""TLA+ values as hashable Python objects, in one canonical form per value.
+
+* integers: ``int``; booleans: ``bool`` (kept distinct from integers by :func:`tla_eq`,
+  :func:`fingerprint` and :func:`sort_key`); strings: ``str``; model values: :class:`ModelValue`.
+* finite sets: ``frozenset`` (normalized by construction).
+* functions: a function whose domain is ``1..n`` (``n >= 0``) is a Python ``tuple`` -- so tuples,
+  sequences and such functions are one form, and the empty function is ``()``; every other
+  function (records included: a record is the function over its field-name strings) is an
+  :class:`Fn`, an immutable ``dict`` subclass.  Build functions with :func:`make_fn`.
+* lazy sets (:class:`LazySet` subclasses): ``Nat``, ``Int``, big intervals, ``[S -> T]``,
+  ``[a : S]``, ``SUBSET S``, ``S \\X T``, ``Seq(S)``, filters and unions over them; membership
+  without enumeration, enumeration only when finite.
+* lazy functions (:class:`LazyFn`): recursive function definitions, evaluated on demand.
+
+Everything here is pure; evaluation errors raise :class:`ValueFault` (the compiler turns it into
+an ``EvalError`` with the span of the failing expression).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import struct
+from typing import Any, Callable, Iterable, Iterator
+
+__all__ = [
+    "ModelValue",
+    "Fn",
+    "LazyFn",
+    "LazySet",
+    "Interval",
+    "NatSet",
+    "IntSet",
+    "BoolSet",
+    "StringSet",
+    "AnySet",
+    "FuncSet",
+    "RecordSet",
+    "Powerset",
+    "Product",
+    "SeqSet",
+    "FilterSet",
+    "UnionSet",
+    "ValueFault",
+    "make_fn",
+    "make_record",
+    "tla_eq",
+    "sort_key",
+    "ordered",
+    "is_set",
+    "enumerate_set",
+    "to_frozenset",
+    "fingerprint",
+    "from_python",
+    "to_python",
+    "to_json",
+    "format_value",
+    "type_name",
+    "domain",
+    "apply_fn",
+]
+
+
+class ValueFault(Exception):
+    """An operation on values is undefined (TLC would report an evaluation error)."""
+
+
+class ModelValue:
+    """A TLC model value: equal only to itself (by name)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is ModelValue and other.name == self.name  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(("$mv", self.name))
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not ModelValue:
+            return NotImplemented
+        return self.name < other.name  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"ModelValue({self.name!r})"
+
+
+class Fn(dict):
+    """An immutable TLA+ function that is not a sequence (records are Fns over strings)."""
+
+    __slots__ = ("_h",)
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        try:
+            return self._h
+        except AttributeError:
+            h = hash(frozenset(self.items())) ^ 0x5F3759DF
+            self._h = h
+            return h
+
+    def _ro(self, *a: object, **k: object) -> None:
+        raise TypeError("TLA+ functions are immutable")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _ro  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Fn({dict.__repr__(self)})"
+
+
+def make_fn(d: dict) -> "tuple | Fn":
+    """The canonical function for the mapping ``d`` (a tuple when the domain is ``1..n``)."""
+    n = len(d)
+    if n == 0:
+        return ()
+    if 1 in d and n in d:
+        try:
+            out = tuple([d[i] for i in range(1, n + 1)])
+        except KeyError:
+            pass
+        else:
+            # all keys must really be ints (not True standing for 1)
+            if all(k.__class__ is int for k in d):
+                return out
+    f = Fn()
+    dict.update(f, d)
+    return f
+
+
+def make_record(pairs: Iterable[tuple[str, Any]]) -> "tuple | Fn":
+    f = Fn()
+    dict.update(f, pairs)
+    return f if f else ()
+
+
+# ----------------------------------------------------------------------------- lazy values
+
+
+class LazySet:
+    """A set known by membership; enumerable only when finite."""
+
+    finite = True
+
+    def __contains__(self, x: object) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[Any]:
+        raise ValueFault(f"cannot enumerate the infinite set {format_value(self)}")
+
+    def __len__(self) -> int:
+        if not self.finite:
+            raise ValueFault(f"the set {format_value(self)} is infinite")
+        return sum(1 for _ in self)
+
+    def materialize(self) -> frozenset:
+        if not self.finite:
+            raise ValueFault(f"the set {format_value(self)} is infinite and cannot be enumerated")
+        return frozenset(iter(self))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazySet) and type(other) is type(self) and self.key() == other.key():
+            return True
+        if isinstance(other, (frozenset, LazySet)):
+            if not self.finite or (isinstance(other, LazySet) and not other.finite):
+                return self.key() == other.key() if isinstance(other, LazySet) else False
+            return self.materialize() == to_frozenset(other)
+        return False
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        if self.finite:
+            return hash(self.materialize())
+        return hash(self.key())
+
+    def key(self) -> tuple:
+        return (type(self).__name__, id(self))
+
+    def issubset(self, other: Any) -> bool:
+        return all(x in other for x in self)
+
+
+class NatSet(LazySet):
+    finite = False
+
+    def __contains__(self, x: object) -> bool:
+        return x.__class__ is int and x >= 0  # type: ignore[operator]
+
+    def key(self) -> tuple:
+        return ("Nat",)
+
+
+class IntSet(LazySet):
+    finite = False
+
+    def __contains__(self, x: object) -> bool:
+        return x.__class__ is int
+
+    def key(self) -> tuple:
+        return ("Int",)
+
+
+class StringSet(LazySet):
+    finite = False
+
+    def __contains__(self, x: object) -> bool:
+        return x.__class__ is str
+
+    def key(self) -> tuple:
+        return ("STRING",)
+
+
+class AnySet(LazySet):
+    """TLC's ``Any``: contains every value."""
+
+    finite = False
+
+    def __contains__(self, x: object) -> bool:
+        return True
+
+    def key(self) -> tuple:
+        return ("Any",)
+
+
+BoolSet = frozenset({False, True})
+
+
+class Interval(LazySet):
+    """``lo..hi`` kept lazy (the compiler materializes small intervals)."""
+
+    __slots__ = ("lo", "hi")
+
+    def __init__(self, lo: int, hi: int) -> None:
+        self.lo, self.hi = lo, hi
+
+    def __contains__(self, x: object) -> bool:
+        return x.__class__ is int and self.lo <= x <= self.hi  # type: ignore[operator]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self.lo, self.hi + 1))
+
+    def __len__(self) -> int:
+        return max(0, self.hi - self.lo + 1)
+
+    def key(self) -> tuple:
+        return ("..", self.lo, self.hi) if self.hi >= self.lo else ("{}",)
+
+
+class FuncSet(LazySet):
+    """``[S -> T]``"""
+
+    __slots__ = ("dom", "rng")
+
+    def __init__(self, dom: Any, rng: Any) -> None:
+        self.dom, self.rng = dom, rng
+
+    @property
+    def finite(self) -> bool:  # type: ignore[override]
+        return _finite(self.dom) and (_finite(self.rng) or len(to_frozenset(self.dom)) == 0)
+
+    def __contains__(self, f: object) -> bool:
+        if f.__class__ is tuple:
+            d: Any = Interval(1, len(f))  # type: ignore[arg-type]
+            vals: Iterable[Any] = f  # type: ignore[assignment]
+        elif f.__class__ is Fn:
+            d = frozenset(f)  # type: ignore[arg-type]
+            vals = f.values()  # type: ignore[union-attr]
+        elif isinstance(f, LazyFn):
+            d, vals = f.dom, None  # type: ignore[assignment]
+            if not set_eq(d, self.dom):
+                return False
+            return all(f.apply(x) in self.rng for x in enumerate_set(d))
+        else:
+            return False
+        if not set_eq(d, self.dom):
+            return False
+        rng = self.rng
+        return all(v in rng for v in vals)
+
+    def __iter__(self) -> Iterator[Any]:
+        dom = ordered(to_frozenset(self.dom))
+        rng = ordered(to_frozenset(self.rng))
+        for combo in itertools.product(rng, repeat=len(dom)):
+            yield make_fn(dict(zip(dom, combo)))
+
+    def __len__(self) -> int:
+        return len(to_frozenset(self.rng)) ** len(to_frozenset(self.dom))
+
+    def key(self) -> tuple:
+        return ("->", _key_of(self.dom), _key_of(self.rng))
+
+
+class RecordSet(LazySet):
+    """``[a : S, b : T]``"""
+
+    __slots__ = ("fields",)
+
+    def __init__(self, fields: tuple[tuple[str, Any], ...]) -> None:
+        self.fields = tuple(sorted(fields, key=lambda p: p[0]))
+
+    @property
+    def finite(self) -> bool:  # type: ignore[override]
+        return all(_finite(s) for _, s in self.fields)
+
+    def __contains__(self, r: object) -> bool:
+        if r.__class__ is not Fn or len(r) != len(self.fields):  # type: ignore[arg-type]
+            return False
+        for name, s in self.fields:
+            if name not in r or r[name] not in s:  # type: ignore[operator,index]
+                return False
+        return True
+
+    def __iter__(self) -> Iterator[Any]:
+        names = [n for n, _ in self.fields]
+        sets = [ordered(to_frozenset(s)) for _, s in self.fields]
+        for combo in itertools.product(*sets):
+            yield make_record(zip(names, combo))
+
+    def __len__(self) -> int:
+        n = 1
+        for _, s in self.fields:
+            n *= len(to_frozenset(s))
+        return n
+
+    def key(self) -> tuple:
+        return ("rec",) + tuple((n, _key_of(s)) for n, s in self.fields)
+
+
+class Powerset(LazySet):
+    """``SUBSET S``"""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Any) -> None:
+        self.base = base
+
+    @property
+    def finite(self) -> bool:  # type: ignore[override]
+        return _finite(self.base)
+
+    def __contains__(self, x: object) -> bool:
+        if not is_set(x):
+            return False
+        base = self.base
+        return all(e in base for e in enumerate_set(x))
+
+    def __iter__(self) -> Iterator[frozenset]:
+        elems = ordered(to_frozenset(self.base))
+        for r in range(len(elems) + 1):
+            for c in itertools.combinations(elems, r):
+                yield frozenset(c)
+
+    def __len__(self) -> int:
+        return 2 ** len(to_frozenset(self.base))
+
+    def key(self) -> tuple:
+        return ("SUBSET", _key_of(self.base))
+
+
+class Product(LazySet):
+    """``S1 \\X S2 \\X ...``"""
+
+    __slots__ = ("sets",)
+
+    def __init__(self, sets: tuple[Any, ...]) -> None:
+        self.sets = sets
+
+    @property
+    def finite(self) -> bool:  # type: ignore[override]
+        return all(_finite(s) for s in self.sets)
+
+    def __contains__(self, t: object) -> bool:
+        return (
+            t.__class__ is tuple
+            and len(t) == len(self.sets)  # type: ignore[arg-type]
+            and all(v in s for v, s in zip(t, self.sets))  # type: ignore[call-overload]
+        )
+
+    def __iter__(self) -> Iterator[tuple]:
+        return itertools.product(*[ordered(to_frozenset(s)) for s in self.sets])
+
+    def __len__(self) -> int:
+        n = 1
+        for s in self.sets:
+            n *= len(to_frozenset(s))
+        return n
+
+    def key(self) -> tuple:
+        return ("X",) + tuple(_key_of(s) for s in self.sets)
+
+
+class SeqSet(LazySet):
+    """``Seq(S)``: all finite sequences over S (infinite unless S is empty)."""
+
+    __slots__ = ("base",)
+    finite = False
+
+    def __init__(self, base: Any) -> None:
+        self.base = base
+
+    def __contains__(self, t: object) -> bool:
+        return t.__class__ is tuple and all(v in self.base for v in t)  # type: ignore[attr-defined]
+
+    def key(self) -> tuple:
+        return ("Seq", _key_of(self.base))
+
+
+class FilterSet(LazySet):
+    """``{x \\in S : P(x)}`` over a lazy S."""
+
+    __slots__ = ("base", "pred")
+
+    def __init__(self, base: Any, pred: Callable[[Any], bool]) -> None:
+        self.base, self.pred = base, pred
+
+    @property
+    def finite(self) -> bool:  # type: ignore[override]
+        return _finite(self.base)
+
+    def __contains__(self, x: object) -> bool:
+        return x in self.base and self.pred(x)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (x for x in enumerate_set(self.base) if self.pred(x))
+
+
+class UnionSet(LazySet):
+    """``S \\cup T`` (and ``\\cap``, ``\\``) when one side is infinite."""
+
+    __slots__ = ("a", "b", "op")
+
+    def __init__(self, a: Any, b: Any, op: str = "cup") -> None:
+        self.a, self.b, self.op = a, b, op
+
+    @property
+    def finite(self) -> bool:  # type: ignore[override]
+        if self.op == "cup":
+            return _finite(self.a) and _finite(self.b)
+        if self.op == "cap":
+            return _finite(self.a) or _finite(self.b)
+        return _finite(self.a)
+
+    def __contains__(self, x: object) -> bool:
+        if self.op == "cup":
+            return x in self.a or x in self.b
+        if self.op == "cap":
+            return x in self.a and x in self.b
+        return x in self.a and x not in self.b
+
+    def __iter__(self) -> Iterator[Any]:
+        if self.op == "cup":
+            return iter(to_frozenset(self.a) | to_frozenset(self.b))
+        src, other = (self.a, self.b) if _finite(self.a) else (self.b, self.a)
+        if self.op == "cap":
+            return (x for x in enumerate_set(src) if x in other)
+        return (x for x in enumerate_set(self.a) if x not in self.b)
+
+    def key(self) -> tuple:
+        return (self.op, _key_of(self.a), _key_of(self.b))
+
+
+class LazyFn:
+    """A function given by a domain and a rule, evaluated on demand and memoized
+    (recursive function definitions ``f[n \\in Nat] == ...``)."""
+
+    __slots__ = ("dom", "rule", "memo", "name")
+
+    def __init__(self, dom: Any, rule: Callable[[Any], Any], name: str = "") -> None:
+        self.dom, self.rule, self.memo, self.name = dom, rule, {}, name
+
+    def apply(self, x: Any) -> Any:
+        try:
+            return self.memo[x]
+        except KeyError:
+            pass
+        if x not in self.dom:
+            raise ValueFault(f"{format_value(x)} is not in the domain of the function {self.name}")
+        v = self.rule(x)
+        self.memo[x] = v
+        return v
+
+    def materialize(self) -> Any:
+        if not _finite(self.dom):
+            raise ValueFault(f"the function {self.name} has an infinite domain")
+        return make_fn({x: self.apply(x) for x in enumerate_set(self.dom)})
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyFn):
+            if other is self:
+                return True
+            other = other.materialize()
+        return self.materialize() == other
+
+    def __hash__(self) -> int:
+        return hash(self.materialize())
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _finite(s: Any) -> bool:
+    return s.finite if isinstance(s, LazySet) else True
+
+
+def _key_of(s: Any) -> Any:
+    if isinstance(s, LazySet):
+        return s.key()
+    return ("set", fingerprint(s))
+
+
+def is_set(x: object) -> bool:
+    return x.__class__ is frozenset or isinstance(x, LazySet)
+
+
+def to_frozenset(s: Any) -> frozenset:
+    if s.__class__ is frozenset:
+        return s
+    if isinstance(s, LazySet):
+        return s.materialize()
+    raise ValueFault(f"expected a set, found {type_name(s)} {format_value(s)}")
+
+
+def enumerate_set(s: Any) -> Iterable[Any]:
+    """Elements of a finite set (raises ValueFault for infinite or non-set values)."""
+    if s.__class__ is frozenset:
+        return s
+    if isinstance(s, LazySet):
+        if not s.finite:
+            raise ValueFault(f"cannot enumerate the infinite set {format_value(s)}")
+        return s
+    raise ValueFault(f"expected a set, found {type_name(s)} {format_value(s)}")
+
+
+def set_eq(a: Any, b: Any) -> bool:
+    if a.__class__ is frozenset and b.__class__ is frozenset:
+        return a == b
+    if isinstance(a, Interval) and isinstance(b, Interval):
+        return a.key() == b.key()
+    if isinstance(a, LazySet):
+        return a == b
+    if isinstance(b, LazySet):
+        return b == a
+    return False
+
+
+_RANK = {bool: 0, int: 1, str: 2, ModelValue: 3, tuple: 4, Fn: 5, frozenset: 6}
+
+
+def sort_key(v: Any) -> tuple:
+    """A total order on values close to TLC's normalization order."""
+    c = v.__class__
+    r = _RANK.get(c)
+    if r is None:
+        if isinstance(v, LazySet):
+            if v.finite:
+                return sort_key(v.materialize())
+            return (7, repr(v.key()))
+        if isinstance(v, LazyFn):
+            return sort_key(v.materialize())
+        return (8, repr(v))
+    if r <= 2:
+        return (r, v)
+    if r == 3:
+        return (3, v.name)
+    if r == 4:
+        return (4, len(v), tuple(sort_key(x) for x in v))
+    if r == 5:
+        items = sorted(((sort_key(k), sort_key(x)) for k, x in v.items()))
+        return (5, len(v), tuple(items))
+    return (6, len(v), tuple(sorted(sort_key(x) for x in v)))
+
+
+def ordered(s: Iterable[Any]) -> list:
+    """Elements of a set in TLC-like order (deterministic across runs)."""
+    items = list(s)
+    if len(items) < 2:
+        return items
+    c = items[0].__class__
+    if c is int or c is str or c is ModelValue:
+        if all(x.__class__ is c for x in items):
+            items.sort()
+            return items
+    items.sort(key=sort_key)
+    return items
+
+
+def tla_eq(a: Any, b: Any) -> bool:
+    """TLA+ equality: booleans never equal integers; structural otherwise."""
+    if a.__class__ is not b.__class__:
+        ca, cb = a.__class__, b.__class__
+        if ca is bool or cb is bool:
+            return False
+        if isinstance(a, (LazySet, LazyFn)) or isinstance(b, (LazySet, LazyFn)):
+            return a == b if isinstance(a, (LazySet, LazyFn)) else b == a
+        return False
+    # containers: structural (a bool nested where an int is expected cannot occur in a spec TLC
+    # accepts: TLC reports comparing a boolean with an integer as an error)
+    return a == b
+
+
+def type_name(v: Any) -> str:
+    c = v.__class__
+    if c is bool:
+        return "boolean"
+    if c is int:
+        return "integer"
+    if c is str:
+        return "string"
+    if c is ModelValue:
+        return "model value"
+    if c is tuple:
+        return "sequence"
+    if c is Fn:
+        return "record" if all(k.__class__ is str for k in v) else "function"
+    if c is frozenset or isinstance(v, LazySet):
+        return "set"
+    if isinstance(v, LazyFn):
+        return "function"
+    return c.__name__
+
+
+def domain(f: Any) -> Any:
+    c = f.__class__
+    if c is tuple:
+        return frozenset(range(1, len(f) + 1))
+    if c is Fn:
+        return frozenset(f.keys())
+    if isinstance(f, LazyFn):
+        return f.dom
+    raise ValueFault(f"DOMAIN applied to {type_name(f)} {format_value(f)}, which is not a function")
+
+
+def apply_fn(f: Any, x: Any) -> Any:
+    c = f.__class__
+    if c is tuple:
+        if x.__class__ is int and 0 < x <= len(f):
+            return f[x - 1]
+        raise ValueFault(f"index {format_value(x)} is out of the domain 1..{len(f)} of {format_value(f)}")
+    if c is Fn:
+        try:
+            v = f[x]
+        except (KeyError, TypeError):
+            raise ValueFault(
+                f"{format_value(x)} is not in the domain of {format_value(f)}"
+            ) from None
+        if x.__class__ is bool or x.__class__ is int:
+            for k in f:
+                if k == x:
+                    if k.__class__ is not x.__class__:
+                        raise ValueFault(f"{format_value(x)} is not in the domain of {format_value(f)}")
+                    break
+        return v
+    if isinstance(f, LazyFn):
+        return f.apply(x)
+    raise ValueFault(f"applying {type_name(f)} {format_value(f)} to an argument: it is not a function")
+
+
+# ----------------------------------------------------------------------------- fingerprints
+
+
+def _fp_bytes(v: Any, out: bytearray) -> None:
+    c = v.__class__
+    if c is bool:
+        out += b"B1" if v else b"B0"
+    elif c is int:
+        s = str(v).encode()
+        out += b"I" + struct.pack("<I", len(s)) + s
+    elif c is str:
+        s = v.encode("utf-8")
+        out += b"S" + struct.pack("<I", len(s)) + s
+    elif c is ModelValue:
+        s = v.name.encode("utf-8")
+        out += b"M" + struct.pack("<I", len(s)) + s
+    elif c is tuple:
+        out += b"T" + struct.pack("<I", len(v))
+        for x in v:
+            _fp_bytes(x, out)
+    elif c is Fn:
+        parts = []
+        for k, x in v.items():
+            b = bytearray()
+            _fp_bytes(k, b)
+            _fp_bytes(x, b)
+            parts.append(bytes(b))
+        parts.sort()
+        out += b"F" + struct.pack("<I", len(parts))
+        for p in parts:
+            out += p
+    elif c is frozenset:
+        parts = []
+        for x in v:
+            b = bytearray()
+            _fp_bytes(x, b)
+            parts.append(bytes(b))
+        parts.sort()
+        out += b"E" + struct.pack("<I", len(parts))
+        for p in parts:
+            out += p
+    elif isinstance(v, LazySet):
+        if v.finite:
+            _fp_bytes(v.materialize(), out)
+        else:
+            out += b"L" + repr(v.key()).encode()
+    elif isinstance(v, LazyFn):
+        _fp_bytes(v.materialize(), out)
+    else:
+        raise ValueFault(f"not a TLA+ value: {v!r}")
+
+
+def fingerprint(v: Any) -> int:
+    """A 64-bit fingerprint of a value (or of a state tuple), stable across runs and machines."""
+    out = bytearray()
+    _fp_bytes(v, out)
+    return int.from_bytes(hashlib.blake2b(bytes(out), digest_size=8).digest(), "little")
+
+
+# ----------------------------------------------------------------------------- conversion
+
+
+def from_python(obj: Any) -> Any:
+    """int, bool, str, list/tuple -> sequence, dict -> record/function, set -> set, ModelValue."""
+    if obj is None:
+        raise ValueFault("None has no TLA+ value")
+    c = obj.__class__
+    if c in (bool, int, str, ModelValue):
+        return obj
+    if isinstance(obj, (list, tuple)):
+        return tuple(from_python(x) for x in obj)
+    if isinstance(obj, dict):
+        return make_fn({from_python(k): from_python(v) for k, v in obj.items()})
+    if isinstance(obj, (set, frozenset)):
+        return frozenset(from_python(x) for x in obj)
+    if isinstance(obj, (LazySet, LazyFn)):
+        return obj
+    if hasattr(obj, "name") and obj.__class__.__name__ == "CfgModelValue":
+        return ModelValue(obj.name)
+    raise ValueFault(f"cannot convert {c.__name__} {obj!r} to a TLA+ value")
+
+
+def to_python(v: Any) -> Any:
+    """Sequences -> list, functions/records -> dict, sets -> frozenset (sets of unhashables -> list)."""
+    c = v.__class__
+    if c in (bool, int, str, ModelValue):
+        return v
+    if c is tuple:
+        return [to_python(x) for x in v]
+    if c is Fn:
+        return {_py_key(k): to_python(x) for k, x in v.items()}
+    if isinstance(v, LazyFn):
+        return to_python(v.materialize())
+    if c is frozenset or isinstance(v, LazySet):
+        items = [to_python(x) for x in ordered(enumerate_set(v))]
+        try:
+            return frozenset(items)
+        except TypeError:
+            return items
+    raise ValueFault(f"not a TLA+ value: {v!r}")
+
+
+def _py_key(k: Any) -> Any:
+    if k.__class__ in (bool, int, str, ModelValue):
+        return k
+    return format_value(k)
+
+
+def to_json(v: Any) -> Any:
+    """A JSON-compatible form: sequences and sets -> lists (sets sorted), records -> objects,
+    other functions -> objects keyed by the formatted key, model values -> their name."""
+    c = v.__class__
+    if c in (bool, int, str):
+        return v
+    if c is ModelValue:
+        return v.name
+    if c is tuple:
+        return [to_json(x) for x in v]
+    if c is Fn:
+        out = {}
+        for k in ordered(v.keys()):
+            key = k if k.__class__ is str else (k.name if k.__class__ is ModelValue else format_value(k))
+            out[key] = to_json(v[k])
+        return out
+    if isinstance(v, LazyFn):
+        return to_json(v.materialize())
+    if c is frozenset or isinstance(v, LazySet):
+        return [to_json(x) for x in ordered(enumerate_set(v))]
+    raise ValueFault(f"not a TLA+ value: {v!r}")
+
+
+def _fmt_str(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def format_value(v: Any) -> str:
+    """TLA+ syntax as TLC prints values."""
+    c = v.__class__
+    if c is bool:
+        return "TRUE" if v else "FALSE"
+    if c is int:
+        return str(v)
+    if c is str:
+        return _fmt_str(v)
+    if c is ModelValue:
+        return v.name
+    if c is tuple:
+        return "<<" + ", ".join(format_value(x) for x in v) + ">>"
+    if c is Fn:
+        keys = ordered(v.keys())
+        if all(k.__class__ is str for k in keys):
+            return "[" + ", ".join(f"{k} |-> {format_value(v[k])}" for k in keys) + "]"
+        return "(" + " @@ ".join(f"{format_value(k)} :> {format_value(v[k])}" for k in keys) + ")"
+    if c is frozenset:
+        return "{" + ", ".join(format_value(x) for x in ordered(v)) + "}"
+    if isinstance(v, Interval):
+        return f"{v.lo}..{v.hi}"
+    if isinstance(v, NatSet):
+        return "Nat"
+    if isinstance(v, IntSet):
+        return "Int"
+    if isinstance(v, StringSet):
+        return "STRING"
+    if isinstance(v, AnySet):
+        return "Any"
+    if isinstance(v, FuncSet):
+        return f"[{format_value(v.dom)} -> {format_value(v.rng)}]"
+    if isinstance(v, RecordSet):
+        return "[" + ", ".join(f"{n} : {format_value(s)}" for n, s in v.fields) + "]"
+    if isinstance(v, Powerset):
+        return f"SUBSET {format_value(v.base)}"
+    if isinstance(v, Product):
+        return " \\X ".join(format_value(s) for s in v.sets)
+    if isinstance(v, SeqSet):
+        return f"Seq({format_value(v.base)})"
+    if isinstance(v, LazySet):
+        if v.finite:
+            try:
+                return format_value(v.materialize())
+            except ValueFault:
+                pass
+        return "<set>"
+    if isinstance(v, LazyFn):
+        try:
+            return format_value(v.materialize())
+        except ValueFault:
+            return f"<function {v.name}>"
+    return repr(v)
