@@ -1,0 +1,184 @@
+"""Random simulation (TLC's ``-simulate``): ``simulate(model, num, depth, seed, max_seconds)``.
+
+Each run picks a random initial state, then repeatedly a random successor among all enabled
+transitions, up to ``depth`` states. Invariants and ``[][A]_v`` action properties are checked
+on every visited state / step; a state with no successor is a deadlock (when deadlock checking
+is on); a successor outside CONSTRAINT / ACTION_CONSTRAINT ends the run (after its invariants
+are checked), as in TLC. Runs are reproducible from ``seed``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from specula.errors import EvalError
+from specula.tla.checker import ActionCoverage, Limits, _cfg_of, _key_function, _Plan
+
+__all__ = ["SimError", "SimResult", "simulate"]
+
+State = tuple
+
+
+@dataclass
+class SimError:
+    verdict: str  # "invariant" | "deadlock" | "action-property" | "error"
+    message: str
+    violated: str | None
+    trace: list[tuple[str | None, State]]
+    run: int
+    span: Any = None
+
+    def to_dict(self, variables: tuple[str, ...]) -> dict:
+        return {
+            "verdict": self.verdict,
+            "message": self.message,
+            "violated": self.violated,
+            "run": self.run,
+            "trace": [{"action": a, "state": dict(zip(variables, s))} for a, s in self.trace],
+        }
+
+
+@dataclass
+class SimResult:
+    seed: int
+    runs: int = 0  # walks completed or cut
+    steps: int = 0  # transitions taken
+    generated: int = 0  # successor states generated while choosing
+    distinct: int = 0  # distinct states visited (by fingerprint)
+    max_depth: int = 0  # longest walk (states)
+    coverage: list[ActionCoverage] = field(default_factory=list)  # distinct = states first seen via it
+    errors: list[SimError] = field(default_factory=list)
+    elapsed: float = 0.0
+    stopped: str | None = None  # "max_seconds" | "interrupted"
+    variables: tuple[str, ...] = ()
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def verdict(self) -> str:
+        return self.errors[0].verdict if self.errors else ("limit" if self.stopped == "interrupted" else "ok")
+
+
+def simulate(
+    model: Any,
+    num: int = 50,
+    depth: int = 50,
+    seed: int | None = None,
+    max_seconds: float | None = None,
+    cfg: Any = None,
+    check_deadlock: bool | None = None,
+    stop_on_error: bool = True,
+    on_run: Callable[[int, SimResult], None] | None = None,
+) -> SimResult:
+    """Run ``num`` random walks of at most ``depth`` states; never raises for model errors."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    rng = random.Random(seed)
+    cfg = _cfg_of(model, cfg)
+    t0 = time.monotonic()
+    actions = list(getattr(model, "actions", []) or [])
+    coverage = [
+        ActionCoverage(i, getattr(a, "name", str(a)), getattr(a, "label", getattr(a, "name", str(a))))
+        for i, a in enumerate(actions)
+    ]
+    labels = [c.label for c in coverage]
+    variables = tuple(getattr(model, "variables", ()))
+    res = SimResult(seed=seed, coverage=coverage, variables=variables)
+    try:
+        plan = _Plan.build(model, cfg, Limits(check_deadlock=check_deadlock))
+        diags = list(model.check_assumes()) if hasattr(model, "check_assumes") else []
+        if diags:
+            res.errors.append(SimError("assumption", getattr(diags[0], "message", str(diags[0])), None, [], 0))
+            return res
+        inits = list(model.init_states())
+    except EvalError as exc:
+        res.errors.append(SimError("error", str(exc), None, [], 0, exc.span))
+        return res
+    if not inits:
+        res.message = "no initial state"
+        return res
+    key = _key_function(model, None)
+    seen: set = set()
+
+    def in_model(pre: State | None, st: State) -> bool:
+        return all(c(st) for _, c in plan.constraints) and all(a(pre, st) for _, a in plan.action_constraints)
+
+    def bad_state(st: State) -> tuple[str, str] | None:
+        for name, inv in plan.invariants:
+            if not inv(st):
+                return name, f"Invariant {name} is violated."
+        return None
+
+    try:
+        for run in range(num):
+            if max_seconds is not None and time.monotonic() - t0 >= max_seconds:
+                res.stopped = "max_seconds"
+                break
+            res.runs += 1
+            trace: list[tuple[str | None, State]] = []
+            try:
+                st = inits[rng.randrange(len(inits))]
+                res.generated += 1
+                trace.append((None, st))
+                k = key(st)
+                if k not in seen:
+                    seen.add(k)
+                bad = bad_state(st)
+                for name, ip in plan.init_props:
+                    if bad is None and not ip(st):
+                        bad = name, f"Property {name} is violated by the initial state."
+                if bad:
+                    res.errors.append(SimError("invariant", bad[1], bad[0], trace, run))
+                    if stop_on_error:
+                        break
+                    continue
+                if not in_model(None, st):
+                    continue
+                for _ in range(depth - 1):
+                    succs = list(model.next_states(st))
+                    res.generated += len(succs)
+                    for ai, _s in succs:
+                        coverage[ai].generated += 1
+                    if not succs:
+                        if plan.check_deadlock:
+                            res.errors.append(SimError("deadlock", "Deadlock reached.", None, trace, run))
+                        break
+                    ai, nxt = succs[rng.randrange(len(succs))]
+                    res.steps += 1
+                    trace.append((labels[ai], nxt))
+                    k = key(nxt)
+                    if k not in seen:
+                        seen.add(k)
+                        coverage[ai].distinct += 1
+                    bad = bad_state(nxt)
+                    if bad:
+                        res.errors.append(SimError("invariant", bad[1], bad[0], trace, run))
+                        break
+                    for name, ap in plan.action_props:
+                        if not ap(st, nxt):
+                            bad = name, f"Action property {name} is violated."
+                            res.errors.append(SimError("action-property", bad[1], name, trace, run))
+                            break
+                    if bad:
+                        break
+                    if not in_model(st, nxt):
+                        break
+                    st = nxt
+            except EvalError as exc:
+                res.errors.append(SimError("error", str(exc), None, trace, run, exc.span))
+            res.max_depth = max(res.max_depth, len(trace))
+            if on_run is not None:
+                on_run(run, res)
+            if res.errors and stop_on_error:
+                break
+    except KeyboardInterrupt:
+        res.stopped = "interrupted"
+    res.distinct = len(seen)
+    res.elapsed = time.monotonic() - t0
+    return res
