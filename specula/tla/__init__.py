@@ -7,5 +7,8 @@ from specula.tla.syntax import parse_expression, parse_module  # noqa: E402
 __all__ += ["parse_module", "parse_expression"]
 
 from specula.tla.cfg import CfgModelValue, ModelConfig, load_cfg, parse_cfg  # noqa: E402
+from specula.tla.checker import CheckResult, Limits, check  # noqa: E402
+from specula.tla.simulate import SimResult, simulate  # noqa: E402
 
 __all__ += ["CfgModelValue", "ModelConfig", "parse_cfg", "load_cfg"]
+__all__ += ["check", "Limits", "CheckResult", "simulate", "SimResult"]

@@ -158,32 +158,49 @@ def _span_of(obj: Any) -> Any:
     return getattr(obj, "span", None)
 
 
-def _default_fingerprint() -> Callable[[Any], int]:
-    try:
-        from specula.tla.values import fingerprint  # type: ignore[attr-defined]
-
-        return fingerprint
-    except ImportError:  # the engine's values module is not there (tests with toy models)
-        return hash
+def _identity(s: State) -> State:
+    return s
 
 
 def _key_function(model: Any, fingerprint: Callable[[Any], int] | None) -> Callable[[State], Any]:
-    """state -> identity key: fingerprint of the VIEW, minimised over SYMMETRY permutations."""
+    """state -> identity key: the VIEW of the state, reduced under SYMMETRY.
+
+    By default the key is the (view of the) state itself: exact, collision-free, and much faster
+    in Python than serialising each state for a 64-bit fingerprint (``values.fingerprint``);
+    pass ``fingerprint`` to ``check`` to store 64-bit fingerprints instead (less memory for
+    large states, TLC's collision risk). Under SYMMETRY the representative of a state's orbit is
+    the permuted state with the smallest ``values.fingerprint``.
+    """
     custom = getattr(model, "state_key", None)
     if callable(custom):
         return custom
-    fp = fingerprint or getattr(model, "fingerprint", None) or _default_fingerprint()
     view = getattr(model, "view", None)
     has_view = bool(getattr(model, "has_view", False)) and callable(view)
     perms = list(getattr(model, "symmetry_perms", None) or ())
     permute = getattr(model, "permute", None)
+    base: Callable[[State], Any] = view if has_view else _identity  # type: ignore[assignment]
     if perms and callable(permute):
-        if has_view:
-            return lambda s: min(fp(view(permute(s, p))) for p in perms)
-        return lambda s: min(fp(permute(s, p)) for p in perms)
-    if has_view:
-        return lambda s: fp(view(s))
-    return fp
+        try:
+            from specula.tla.values import fingerprint as vfp
+        except ImportError:  # toy models in tests
+            vfp = hash  # type: ignore[assignment]
+        order = fingerprint or vfp
+
+        def canon(s: State) -> Any:
+            best = None
+            best_fp = 0
+            for p in perms:
+                v = base(permute(s, p))
+                f = order(v)
+                if best is None or f < best_fp:
+                    best, best_fp = v, f
+            return best if fingerprint is None else best_fp
+
+        return canon
+    if fingerprint is not None:
+        fp = fingerprint
+        return (lambda s: fp(view(s))) if has_view else fp
+    return base
 
 
 def _cfg_of(model: Any, cfg: Any) -> Any:
@@ -387,6 +404,7 @@ class _Search:
     def run(self) -> None:
         model, plan, limits = self.model, self.plan, self.limits
         key = self.key
+        ident = key is _identity
         seen = self.seen
         invariants = plan.invariants
         constraints = plan.constraints
@@ -472,7 +490,7 @@ class _Search:
                             else:
                                 in_model = True
                             if in_model:
-                                k = key(succ)
+                                k = succ if ident else key(succ)
                                 if k in seen:
                                     new = False
                                 else:
