@@ -77,7 +77,7 @@ class VarMap:
 
     var: str
     field: str | None  # trace field; None for aux/abstract variables
-    values: dict[Any, Any] = field(default_factory=dict)
+    values: dict[tuple[str, Any], Any] = field(default_factory=dict)  # see value_table
     per_node: bool | None = None  # None: decide from the spec's type
     abstract: Abstraction | None = None
     aux: bool = False
@@ -94,7 +94,7 @@ class Mapping:
     nodes_constant: str | None = None
     node_ids: dict[str, Any] = field(default_factory=dict)
     actions: dict[str, str] = field(default_factory=dict)
-    values: dict[Any, Any] = field(default_factory=dict)
+    values: dict[tuple[str, Any], Any] = field(default_factory=dict)  # see value_table
     variables: dict[str, VarMap] = field(default_factory=dict)
     params: dict[str, str | TlaExpr | Any] = field(default_factory=dict)
     action_params: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -174,7 +174,7 @@ class Mapping:
             vm = self.variables.get(var)
             if vm is None:
                 if var in raw and var not in self.ignore and var not in taken:
-                    out[var] = apply_values(raw[var], self.values)
+                    out[var] = _apply(raw[var], self.values) if self.values else raw[var]
                 continue
             if vm.aux:
                 continue
@@ -185,7 +185,7 @@ class Mapping:
                 continue
             if vm.field is not None and vm.field in raw:
                 table = {**self.values, **vm.values} if vm.values else self.values
-                out[var] = apply_values(raw[vm.field], table)
+                out[var] = _apply(raw[vm.field], table) if table else raw[vm.field]
         return out
 
 
@@ -219,35 +219,81 @@ def _at(container: Any, key: Any) -> Any:
     return None
 
 
-def _lookup(table: dict[Any, Any], v: Any) -> tuple[bool, Any]:
-    if not table:
-        return False, None
-    try:
-        if v in table:
-            k = next(k for k in table if k == v and type(k) is type(v))
-            return True, table[k]
-    except (TypeError, StopIteration):
-        pass
-    if not isinstance(v, (dict, list)):
-        s = str(v).lower() if isinstance(v, bool) else str(v)
-        if s in table:
-            return True, table[s]
+def _tag(v: Any) -> tuple[str, Any]:
+    """Type-tagged table key, so that ``True`` and ``1`` (equal in Python) stay apart."""
+    if isinstance(v, bool):
+        return ("b", v)
+    if isinstance(v, int):
+        return ("i", v)
+    if v is None:
+        return ("n", None)
+    return ("s", str(v))
+
+
+def value_table(d: TMapping[Any, Any]) -> dict[tuple[str, Any], Any]:
+    """Build a lookup table from a YAML/JSON object (keys may be :class:`BoolKey`)."""
+    return {_tag(k.value if isinstance(k, BoolKey) else k): _value(v) for k, v in d.items()}
+
+
+def _lookup(table: dict[tuple[str, Any], Any], v: Any) -> tuple[bool, Any]:
+    key = _tag(v)
+    if key in table:
+        return True, table[key]
+    if key[0] != "s":
+        alt = ("s", str(v).lower() if isinstance(v, bool) else str(v))
+        if alt in table:
+            return True, table[alt]
+    elif isinstance(v, str) and v.lstrip("-").isdigit():
+        alt = ("i", int(v))
+        if alt in table:
+            return True, table[alt]
     return False, None
 
 
-def apply_values(v: Any, table: dict[Any, Any]) -> Any:
-    """Replace every scalar leaf (and dict key) found in ``table``; containers recurse."""
+def apply_values(v: Any, table: TMapping[Any, Any]) -> Any:
+    """Replace every scalar leaf found in ``table`` (a :func:`value_table`, or a plain dict);
+    containers recurse, dict keys are kept."""
     if not table:
         return v
+    if not isinstance(next(iter(table)), tuple):
+        table = value_table(table)
+    return _apply(v, table)
+
+
+def _apply(v: Any, table: dict[tuple[str, Any], Any]) -> Any:
     if isinstance(v, dict):
-        out = {}
-        for k, x in v.items():
-            out[k] = apply_values(x, table)
-        return out
+        return {k: _apply(x, table) for k, x in v.items()}
     if isinstance(v, list):
-        return [apply_values(x, table) for x in v]
+        return [_apply(x, table) for x in v]
     hit, new = _lookup(table, v)
     return new if hit else v
+
+
+@dataclass(frozen=True, slots=True)
+class BoolKey:
+    """A YAML mapping key that was ``true``/``false`` (kept apart from ``1``/``0``)."""
+
+    value: bool
+
+
+def _safe_load(text: str) -> Any:
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def construct_mapping(loader: Any, node: Any, deep: bool = False) -> dict[Any, Any]:
+        loader.flatten_mapping(node)
+        out: dict[Any, Any] = {}
+        for k, v in node.value:
+            key = loader.construct_object(k, deep=True)
+            if isinstance(key, bool):
+                key = BoolKey(key)
+            out[key] = loader.construct_object(v, deep=True)
+        return out
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    return yaml.load(text, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,7 +343,7 @@ def parse_mapping(text: str, path: str = "") -> Mapping:
 
     m = Mapping(path=path, lines=_line_table(text))
     try:
-        doc = yaml.safe_load(text)
+        doc = _safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ConfigError(f"mapping is not valid YAML: {getattr(exc, 'problem', exc)}", path=path or None,
@@ -327,7 +373,7 @@ def parse_mapping(text: str, path: str = "") -> Mapping:
 
     values = doc.get("values") or {}
     _expect(isinstance(values, dict), m, "'values' must map trace values to spec values", "values")
-    m.values = {k: _value(v) for k, v in values.items()}
+    m.values = value_table(values)
 
     variables = doc.get("variables") or {}
     _expect(isinstance(variables, dict), m, "'variables' must map spec variable names to how they are read", "variables")
@@ -372,7 +418,7 @@ def parse_mapping(text: str, path: str = "") -> Mapping:
         m.variables[str(var)] = VarMap(
             var=str(var),
             field=fld,
-            values={k: _value(v) for k, v in vals.items()},
+            values=value_table(vals),
             per_node=per_node,
             abstract=ab,
             aux=aux,

@@ -50,8 +50,14 @@ def _report(issues: list[TraceIssue] | None, path: str, line: int | None, messag
     issues.append(TraceIssue(path, line, message, severity))
 
 
-def iter_json_lines(path: str | os.PathLike[str], issues: list[TraceIssue] | None = None) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line_number, parsed_json)`` for every non-blank, non-``#`` line of ``path``."""
+BAD_LINE = object()  #: yielded in place of an unreadable line when ``yield_bad=True``
+
+
+def iter_json_lines(
+    path: str | os.PathLike[str], issues: list[TraceIssue] | None = None, yield_bad: bool = False
+) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line_number, parsed_json)`` for every non-blank, non-``#`` line of ``path``
+    (and ``(line_number, BAD_LINE)`` for a malformed line, after reporting it, if ``yield_bad``)."""
     p = str(path)
     try:
         fh = open(p, encoding="utf-8", errors="replace")
@@ -69,6 +75,8 @@ def iter_json_lines(path: str | os.PathLike[str], issues: list[TraceIssue] | Non
                 col = getattr(exc, "colno", None)
                 where = f" (column {col})" if col else ""
                 _report(issues, p, lineno, f"malformed JSON{where}: {msg}")
+                if yield_bad:
+                    yield lineno, BAD_LINE
                 continue
             yield lineno, obj
 
@@ -139,8 +147,11 @@ def read_event_trace(path: str | os.PathLike[str], issues: list[TraceIssue] | No
     next_seq = 1
     seen_records = 0
     warned = False
-    for lineno, rec in iter_json_lines(p, issues if issues is not None else None):
+    for lineno, rec in iter_json_lines(p, issues, yield_bad=True):
         seen_records += 1
+        if rec is BAD_LINE:
+            certain = False
+            continue
         if not isinstance(rec, dict):
             _report(issues, p, lineno, "expected a JSON object per line")
             certain = False
