@@ -1,0 +1,107 @@
+"""All four phases with SysMoBench's cascade, over finished inputs (no LLM, no task lookup).
+
+``evaluate(inputs)`` runs syntax -> runtime -> conformance -> invariants, skipping what the
+cascade skips, and returns a :class:`Scorecard` whose phases carry each result's ``to_dict()``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from specula.phases.invariants import InvariantDef, InvariantTemplate, invariants
+from specula.phases.runtime import RuntimeSettings, runtime
+from specula.phases.scorecard import PhaseScore, Scorecard, gate_after_runtime, gate_after_syntax
+from specula.phases.syntax import syntax
+
+__all__ = ["EvalInputs", "evaluate"]
+
+
+@dataclass
+class EvalInputs:
+    spec: Path
+    cfg: Path | None = None
+    task: str = ""
+    windows: Sequence[Any] | None = None  # traces.Window objects (None: phase 3 has no data)
+    mapping: Any = None  # traces mapping (parsed) or None
+    invariant_defs: Sequence[InvariantDef] = ()
+    untranslated: Sequence[InvariantTemplate] = ()
+    target_actions: Sequence[str] = ()
+    runtime: RuntimeSettings = field(default_factory=RuntimeSettings)
+    invariant_seconds: float = 60.0
+    search_path: Sequence[Path] = ()
+    only: Sequence[str] = ()  # run only these phases (still respecting the cascade)
+
+
+def _want(inputs: EvalInputs, phase: str) -> bool:
+    return not inputs.only or phase in inputs.only
+
+
+def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | None = None) -> Scorecard:
+    from specula.errors import SpeculaError
+
+    card = Scorecard(task=inputs.task, spec=str(inputs.spec))
+    card.meta["started"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    from specula import __version__
+
+    card.meta["specula_version"] = __version__
+
+    def put(ps: PhaseScore) -> None:
+        card.phases[ps.phase] = ps
+        if on_phase:
+            on_phase(ps.phase, ps)
+
+    # phase 1
+    p1 = syntax(inputs.spec, inputs.search_path)
+    put(PhaseScore("syntax", p1.score, None, p1.to_dict(), p1.summary()))
+    skip = gate_after_syntax(p1.score)
+
+    # phase 2
+    if skip:
+        put(PhaseScore("runtime", 0.0, skip))
+    elif _want(inputs, "runtime") or _want(inputs, "conformance") or _want(inputs, "invariants"):
+        try:
+            p2 = runtime(inputs.spec, inputs.cfg, inputs.runtime, inputs.search_path)
+            put(PhaseScore("runtime", p2.score, None, p2.to_dict(), p2.summary()))
+            skip = gate_after_runtime(p2.check_passed, p2.score)
+        except SpeculaError as exc:
+            d = exc.diagnostics()
+            msg = d[0].message if d else str(exc)
+            put(PhaseScore("runtime", 0.0, None, {"error": [x.to_dict() for x in d]}, f"runtime: error: {msg}"))
+            skip = "runtime check failed"
+
+    # phase 3
+    if skip:
+        put(PhaseScore("conformance", 0.0, skip))
+    elif inputs.windows is None:
+        put(PhaseScore("conformance", 0.0, "no traces or windows for this task"))
+    elif _want(inputs, "conformance"):
+        from specula.phases.conformance import conformance
+
+        try:
+            p3 = conformance(inputs.spec, inputs.cfg, list(inputs.windows), mapping=inputs.mapping)
+            put(PhaseScore("conformance", p3.score, None, p3.to_dict(), p3.summary()))
+        except SpeculaError as exc:
+            d = exc.diagnostics()
+            msg = d[0].message if d else str(exc)
+            put(PhaseScore("conformance", 0.0, None, {"error": [x.to_dict() for x in d]}, f"conformance: error: {msg}"))
+
+    # phase 4
+    if skip:
+        put(PhaseScore("invariants", 0.0, skip))
+    elif not inputs.invariant_defs and not inputs.untranslated:
+        put(PhaseScore("invariants", 0.0, "no invariant templates for this task"))
+    elif _want(inputs, "invariants"):
+        p4 = invariants(
+            inputs.spec,
+            inputs.cfg,
+            inputs.invariant_defs,
+            inputs.untranslated,
+            seconds=inputs.invariant_seconds,
+            search_path=inputs.search_path,
+        )
+        put(PhaseScore("invariants", p4.score, None, p4.to_dict(), p4.summary()))
+    card.meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return card

@@ -1,0 +1,284 @@
+"""Phase 4 — invariants: each translated template checked alone, as SysMoBench does.
+
+Input is *finished* text: ``InvariantDef`` objects whose ``definition`` is a TLA+ definition over
+the spec's own names (translation from SysMoBench templates happens before this phase — by an LLM
+in the agent room, or statically by :mod:`specula.phases.templates`). Each invariant is added to
+the spec and checked alone: safety under INVARIANT, liveness under PROPERTY, deadlock off, time
+limit (60 s); a timeout with no violation passes. Templates that could not be translated are left
+out of the denominator. P4 = passed / tested.
+
+Liveness properties are checked only when the engine's checker reports a verdict for them; while
+it reports "not checked", the row says so and is left out of the denominator (never passed).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+__all__ = [
+    "InvariantTemplate",
+    "InvariantDef",
+    "InvariantRow",
+    "InvariantResult",
+    "load_templates",
+    "invariants",
+    "spec_with_definitions",
+]
+
+
+@dataclass(frozen=True)
+class InvariantTemplate:
+    name: str
+    type: str  # "safety" | "liveness"
+    natural_language: str = ""
+    formal_description: str = ""
+    tla_example: str = ""
+
+
+@dataclass(frozen=True)
+class InvariantDef:
+    """A template turned into a definition over the spec's names (``Name == expr``)."""
+
+    name: str
+    type: str
+    definition: str
+    source: str = "example"  # "example" | "mapping" | "llm"
+
+
+@dataclass
+class InvariantRow:
+    name: str
+    type: str
+    status: str  # "passed" | "violated" | "error" | "not checked" | "untranslated"
+    message: str = ""
+    vacuous: str | None = None  # why the invariant looks vacuous, if it does
+    counterexample: list[dict[str, Any]] = field(default_factory=list)
+    distinct: int = 0
+    elapsed: float = 0.0
+    source: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class InvariantResult:
+    score: float
+    rows: list[InvariantRow] = field(default_factory=list)
+
+    @property
+    def tested(self) -> int:
+        return sum(r.status in ("passed", "violated", "error") for r in self.rows)
+
+    @property
+    def passed(self) -> int:
+        return sum(r.status == "passed" for r in self.rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": "specula.phase.invariants/1",
+            "score": self.score,
+            "passed": self.passed,
+            "tested": self.tested,
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+    def summary(self, max_chars: int = 3000) -> str:
+        lines = [f"invariants: {self.score:.3f} ({self.passed}/{self.tested} passed)"]
+        for r in self.rows:
+            if r.status == "passed" and not r.vacuous:
+                continue
+            line = f"- {r.name} [{r.type}]: {r.status}"
+            if r.message:
+                line += f": {r.message}"
+            if r.vacuous:
+                line += f" (vacuous? {r.vacuous})"
+            lines.append(line)
+            if r.counterexample:
+                for step in r.counterexample[-4:]:
+                    lines.append(f"    {step.get('action') or 'Init'}: {step.get('state')}")
+        return "\n".join(lines)[:max_chars]
+
+
+def load_templates(path: str | Path) -> list[InvariantTemplate]:
+    """Read a SysMoBench ``invariants.yaml``; raises ConfigError naming the bad field."""
+    import yaml
+
+    from specula.errors import ConfigError
+
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read invariant templates: {exc.strerror}", str(p)) from None
+    except yaml.YAMLError as exc:
+        line = getattr(getattr(exc, "problem_mark", None), "line", None)
+        raise ConfigError(f"invalid YAML: {exc}", str(p), line + 1 if line is not None else None) from None
+    items = data.get("invariants") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise ConfigError("expected a top-level 'invariants:' list", str(p), field="invariants")
+    out = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not item.get("name"):
+            raise ConfigError(f"invariant #{i + 1} has no name", str(p), field=f"invariants[{i}].name")
+        kind = str(item.get("type", "safety")).lower()
+        if kind not in ("safety", "liveness"):
+            raise ConfigError(
+                f"invariant {item['name']}: type must be safety or liveness, not {kind!r}",
+                str(p),
+                field=f"invariants[{i}].type",
+            )
+        out.append(
+            InvariantTemplate(
+                name=str(item["name"]),
+                type=kind,
+                natural_language=str(item.get("natural_language", "") or "").strip(),
+                formal_description=str(item.get("formal_description", "") or "").strip(),
+                tla_example=str(item.get("tla_example", "") or "").strip(),
+            )
+        )
+    return out
+
+
+_END_RE = re.compile(r"^={4,}\s*$", re.M)
+
+
+def spec_with_definitions(spec_path: str | Path, definitions: Sequence[str], workdir: str | Path) -> Path:
+    """Copy the spec's folder into ``workdir`` and insert ``definitions`` before the final ``====``."""
+    spec_path = Path(spec_path)
+    workdir = Path(workdir)
+    for f in spec_path.parent.glob("*.tla"):
+        shutil.copy(f, workdir / f.name)
+    text = spec_path.read_text(encoding="utf-8")
+    ends = list(_END_RE.finditer(text))
+    block = "\n\n" + "\n\n".join(d.strip() for d in definitions) + "\n\n"
+    if ends:
+        pos = ends[-1].start()
+        text = text[:pos] + block + text[pos:]
+    else:
+        text = text + block + "====\n"
+    out = workdir / spec_path.name
+    out.write_text(text, encoding="utf-8")
+    return out
+
+
+_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _vacuity(defn: InvariantDef, spec_text: str, variables: Sequence[str]) -> str | None:
+    """Flag an invariant that mentions no state variable, even through the definitions it uses."""
+    from specula.phases.syntax import decompose
+
+    bodies = {name: body for name, body, _ in decompose(spec_text)}
+    body = defn.definition.split("==", 1)[-1]
+    seen: set[str] = set()
+    todo = set(_IDENT_RE.findall(body))
+    vars_ = set(variables)
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n in vars_:
+            return None
+        if n in bodies:
+            todo.update(_IDENT_RE.findall(bodies[n].split("==", 1)[-1]))
+    return "mentions no state variable"
+
+
+def invariants(
+    spec_path: str | Path,
+    cfg_path: str | Path | None,
+    defs: Sequence[InvariantDef],
+    untranslated: Sequence[InvariantTemplate] = (),
+    seconds: float = 60.0,
+    search_path: Sequence[str | Path] = (),
+) -> InvariantResult:
+    """Score phase 4: check every definition alone; untranslated templates are reported only."""
+    from specula.errors import SpeculaError
+    from specula.tla import Limits, Model, check, load, load_cfg, parse_cfg
+
+    spec_path = Path(spec_path)
+    cfg_file = Path(cfg_path) if cfg_path else spec_path.with_suffix(".cfg")
+    base_cfg = cfg_file.read_text(encoding="utf-8")
+    spec_text = spec_path.read_text(encoding="utf-8")
+    rows: list[InvariantRow] = []
+    for d in defs:
+        row = InvariantRow(name=d.name, type=d.type, status="error", source=d.source)
+        keyword = "PROPERTY" if d.type == "liveness" else "INVARIANT"
+        cfg_text = _strip_properties(base_cfg) + f"\n{keyword} {d.name}\n"
+        with tempfile.TemporaryDirectory(prefix="specula-p4-") as tmp:
+            try:
+                path = spec_with_definitions(spec_path, [d.definition], tmp)
+                spec = load(str(path), search_path=tuple(str(p) for p in search_path))
+                cfg = parse_cfg(cfg_text, str(cfg_file))
+                model = Model(spec, cfg)
+                row.vacuous = _vacuity(d, spec_text, model.variables)
+                res = check(model, Limits(max_seconds=seconds, check_deadlock=False))
+            except SpeculaError as exc:
+                diags = exc.diagnostics()
+                row.message = diags[0].message if diags else str(exc)
+                rows.append(row)
+                continue
+        row.distinct = res.distinct
+        row.elapsed = round(res.elapsed, 3)
+        prop = next((p for p in getattr(res, "properties", []) if p.name == d.name), None)
+        if prop is not None and prop.status == "not checked":
+            row.status = "not checked"
+            row.message = prop.detail or "liveness checking is not available for this property"
+        elif res.verdict in ("ok", "limit"):
+            row.status = "passed"
+            if res.verdict == "limit":
+                row.message = f"no violation within {seconds:.0f} s ({res.distinct} distinct states)"
+        elif res.verdict in ("invariant", "action-property", "temporal", "liveness") and res.violated in (
+            d.name,
+            None,
+        ):
+            row.status = "violated"
+            row.message = res.message
+            row.counterexample = _trace(res)
+        else:
+            row.status = "error"
+            row.message = f"{res.verdict}: {res.message}"
+            row.counterexample = _trace(res)
+        rows.append(row)
+    for t in untranslated:
+        rows.append(InvariantRow(name=t.name, type=t.type, status="untranslated", message="no translation"))
+    result = InvariantResult(score=0.0, rows=rows)
+    result.score = result.passed / result.tested if result.tested else 0.0
+    return result
+
+
+def _strip_properties(cfg_text: str) -> str:
+    """Drop INVARIANT/PROPERTY sections of the task cfg: each invariant is checked alone."""
+    out, skipping = [], False
+    keywords = ("INVARIANT", "INVARIANTS", "PROPERTY", "PROPERTIES")
+    section_words = (
+        "CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "CONSTRAINT", "CONSTRAINTS",
+        "ACTION_CONSTRAINT", "ACTION_CONSTRAINTS", "SYMMETRY", "VIEW", "ALIAS", "CHECK_DEADLOCK",
+        "POSTCONDITION",
+    )
+    for line in cfg_text.splitlines():
+        first = line.strip().split(None, 1)[0] if line.strip() else ""
+        if first in keywords:
+            skipping = True
+            continue
+        if first in section_words:
+            skipping = False
+        if not skipping:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _trace(res: Any) -> list[dict[str, Any]]:
+    from specula.tla.values import to_json
+
+    return [
+        {"action": label, "state": {v: to_json(x) for v, x in zip(res.variables, st)}}
+        for label, st in res.counterexample
+    ]

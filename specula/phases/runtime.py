@@ -1,0 +1,251 @@
+"""Phase 2 — runtime, as SysMoBench scores it, in-process.
+
+* runtime check: a bounded model check, deadlock off, time limit (60 s); a timeout with no error
+  passes;
+* runtime coverage: 20 simulation runs (50 traces each, depth 50, seeded, 30 s each, deadlock off).
+  all = every action (operator name) of Next; covered = actions that produced a new state in some
+  run; error = the last action of any error trace. P2 = |covered - error| / |all|.
+
+Every runtime error is pinned to its action, the state trace and the source span; every seed is
+recorded so a run can be replayed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+__all__ = ["RuntimeResult", "RuntimeError_", "SimRun", "runtime", "RuntimeSettings", "build_model"]
+
+
+@dataclass(frozen=True)
+class RuntimeSettings:
+    check_seconds: float = 60.0
+    runs: int = 20
+    traces_per_run: int = 50
+    depth: int = 50
+    run_seconds: float = 30.0
+    seed: int | None = None  # base seed; run k uses seed + k
+
+
+@dataclass
+class RuntimeError_:
+    """One error found by the check or a simulation run, pinned to an action."""
+
+    source: str  # "check" | "simulation run N"
+    verdict: str  # "invariant" | "error" | "deadlock" | "action-property" | "assumption"
+    message: str
+    action: str | None
+    span: str | None = None
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    seed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "verdict": self.verdict,
+            "message": self.message,
+            "action": self.action,
+            "span": self.span,
+            "seed": self.seed,
+            "trace": self.trace,
+        }
+
+
+@dataclass
+class SimRun:
+    run: int
+    seed: int
+    covered: list[str]
+    error_action: str | None
+    traces: int
+    elapsed: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class RuntimeResult:
+    score: float
+    check_passed: bool
+    check: dict[str, Any] = field(default_factory=dict)
+    all_actions: list[str] = field(default_factory=list)
+    covered: list[str] = field(default_factory=list)
+    error_actions: list[str] = field(default_factory=list)
+    runs: list[SimRun] = field(default_factory=list)
+    errors: list[RuntimeError_] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": "specula.phase.runtime/1",
+            "score": self.score,
+            "check_passed": self.check_passed,
+            "check": self.check,
+            "all_actions": self.all_actions,
+            "covered": self.covered,
+            "error_actions": self.error_actions,
+            "never_covered": [a for a in self.all_actions if a not in self.covered],
+            "runs": [r.to_dict() for r in self.runs],
+            "errors": [e.to_dict() for e in self.errors],
+            "settings": self.settings,
+        }
+
+    def summary(self, max_chars: int = 3000) -> str:
+        lines = [
+            f"runtime: {self.score:.3f}; check {'passed' if self.check_passed else 'FAILED'}"
+            f" ({self.check.get('verdict')}, {self.check.get('distinct', 0)} distinct states)",
+            f"actions covered {len(set(self.covered) - set(self.error_actions))}/{len(self.all_actions)}",
+        ]
+        never = [a for a in self.all_actions if a not in self.covered]
+        if never:
+            lines.append("never produced a new state: " + ", ".join(never))
+        seen: set[tuple[str | None, str]] = set()
+        for e in self.errors:
+            key = (e.action, e.message)
+            if key in seen:
+                continue
+            seen.add(key)
+            where = f" at {e.span}" if e.span else ""
+            lines.append(f"error in {e.action or '?'} ({e.source}, seed {e.seed}){where}: {e.message}")
+            if e.trace:
+                last = e.trace[-1]
+                lines.append(f"  last state: {last.get('state')}")
+            if len(seen) >= 5:
+                break
+        return "\n".join(lines)[:max_chars]
+
+
+def build_model(spec_path: str | Path, cfg_path: str | Path | None, search_path: Sequence[str | Path] = ()):
+    """Load spec + cfg and build the engine's Model (raises SpecError / ConfigError / EvalError)."""
+    from specula.tla import Model, load, load_cfg
+
+    spec = load(str(spec_path), search_path=tuple(str(p) for p in search_path))
+    cfg_file = Path(cfg_path) if cfg_path else Path(spec_path).with_suffix(".cfg")
+    cfg = load_cfg(cfg_file)
+    return Model(spec, cfg), cfg
+
+
+def _action_names(model: Any) -> list[str]:
+    names: list[str] = []
+    for a in getattr(model, "actions", []):
+        n = getattr(a, "name", str(a))
+        if n not in names:
+            names.append(n)
+    return names
+
+
+def _label_to_name(model: Any) -> dict[str, str]:
+    return {getattr(a, "label", ""): getattr(a, "name", "") for a in getattr(model, "actions", [])}
+
+
+def _trace_dicts(variables: tuple[str, ...], trace: list[tuple[str | None, tuple]]) -> list[dict[str, Any]]:
+    from specula.tla.values import to_json
+
+    out = []
+    for label, st in trace:
+        out.append({"action": label, "state": {v: to_json(x) for v, x in zip(variables, st)}})
+    return out
+
+
+def _error_action(labels: dict[str, str], trace: list[tuple[str | None, tuple]]) -> str | None:
+    for label, _ in reversed(trace):
+        if label:
+            return labels.get(label, label.split("(")[0].strip())
+    return None
+
+
+def runtime(
+    spec_path: str | Path,
+    cfg_path: str | Path | None = None,
+    settings: RuntimeSettings = RuntimeSettings(),
+    search_path: Sequence[str | Path] = (),
+) -> RuntimeResult:
+    """Score phase 2. Spec and cfg errors raise (phase 1 should have caught them)."""
+    from specula.errors import EvalError
+    from specula.tla import Limits, check, simulate
+
+    model, cfg = build_model(spec_path, cfg_path, search_path)
+    variables = tuple(model.variables)
+    labels = _label_to_name(model)
+    all_actions = _action_names(model)
+    base_seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**31)
+    result = RuntimeResult(
+        score=0.0,
+        check_passed=False,
+        all_actions=all_actions,
+        settings={**settings.__dict__, "seed": base_seed},
+    )
+
+    # -- the bounded runtime check (deadlock off; a clean timeout passes)
+    try:
+        res = check(model, Limits(max_seconds=settings.check_seconds, check_deadlock=False))
+        verdict, message = res.verdict, res.message
+        result.check = {
+            "verdict": verdict,
+            "distinct": res.distinct,
+            "generated": res.generated,
+            "depth": res.depth,
+            "elapsed": round(res.elapsed, 3),
+            "stopped": res.stopped,
+            "message": message,
+        }
+        result.check_passed = verdict in ("ok", "limit")
+        if not result.check_passed:
+            result.errors.append(
+                RuntimeError_(
+                    source="check",
+                    verdict=verdict,
+                    message=message,
+                    action=_error_action(labels, res.counterexample),
+                    span=str(res.span) if res.span else None,
+                    trace=_trace_dicts(variables, res.counterexample),
+                )
+            )
+    except EvalError as exc:
+        result.check = {"verdict": "error", "message": str(exc)}
+        result.errors.append(
+            RuntimeError_("check", "error", str(exc), None, str(exc.span) if exc.span else None)
+        )
+
+    # -- runtime coverage: simulation runs
+    covered: set[str] = set()
+    error_actions: set[str] = set()
+    for k in range(settings.runs):
+        seed = base_seed + k
+        sim = simulate(
+            model,
+            num=settings.traces_per_run,
+            depth=settings.depth,
+            seed=seed,
+            max_seconds=settings.run_seconds,
+            check_deadlock=False,
+        )
+        run_cov = sorted({c.name for c in sim.coverage if c.distinct > 0})
+        covered.update(run_cov)
+        err_action = None
+        for err in sim.errors:
+            err_action = _error_action(labels, err.trace)
+            if err_action:
+                error_actions.add(err_action)
+            result.errors.append(
+                RuntimeError_(
+                    source=f"simulation run {k + 1}",
+                    verdict=err.verdict,
+                    message=err.message,
+                    action=err_action,
+                    span=str(err.span) if err.span else None,
+                    trace=_trace_dicts(variables, err.trace),
+                    seed=seed,
+                )
+            )
+        result.runs.append(SimRun(k + 1, seed, run_cov, err_action, sim.runs, round(sim.elapsed, 3)))
+
+    result.covered = [a for a in all_actions if a in covered]
+    result.error_actions = [a for a in all_actions if a in error_actions]
+    if all_actions:
+        result.score = len(covered - error_actions) / len(all_actions)
+    return result
