@@ -21,6 +21,7 @@ __all__ = [
     "EvalError",
     "ProviderError",
     "BudgetExceeded",
+    "CodeError",
 ]
 
 
@@ -137,3 +138,10 @@ class BudgetExceeded(SpeculaError):
 
     def code(self) -> str:
         return "E701"
+
+
+class CodeError(InputError):
+    """A target repository, file or symbol could not be read or found (code index)."""
+
+    def code(self) -> str:
+        return "E800"
