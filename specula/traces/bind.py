@@ -1,0 +1,445 @@
+"""Binding a window to a spec: raw trace values -> TLA+ values, parameters, free variables.
+
+This is where the defaults of SysMoBench's window modules live (docs/mapping.md, "Defaults"),
+and where every choice that can change a score is recorded (``Bound.choices``). It needs only
+the spec's *shape* (:class:`SpecInfo`), not the engine, so it is tested on its own.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from specula.tla import values as V
+from specula.traces.mapping import Abstraction, Mapping, Summary, TlaExpr
+from specula.traces.window import Window
+
+__all__ = ["SpecInfo", "Bound", "BindError", "Binder", "MESSAGE_PARAMS", "MESSAGE_VARS", "NONE_NAMES"]
+
+MESSAGE_PARAMS = ("m", "msg", "message")
+MESSAGE_VARS = ("msgs", "messages", "network", "net", "mailbox")
+NONE_NAMES = ("None", "Nil", "NULL", "Null", "NoNode")
+NODE_FIELDS = frozenset({"from", "to", "src", "dst", "source", "dest", "sender", "receiver", "mfrom", "mdest", "msource"})
+
+
+class BindError(Exception):
+    """A window cannot be put into the spec's value space (a scored failure, not a crash)."""
+
+
+@dataclass
+class SpecInfo:
+    """What binding needs to know about a spec and its cfg."""
+
+    variables: tuple[str, ...]
+    actions: dict[str, tuple[str, ...]]  # action name -> parameter names
+    templates: dict[str, Any] = field(default_factory=dict)  # var -> value in the first initial state
+    names: dict[str, Any] = field(default_factory=dict)  # model value names and constants -> value
+    nodes: list[Any] | None = None  # the node set, in TLC order
+    nodes_from: str = ""  # where the node set came from (for the choices)
+    evaluate: Callable[[str], Any] | None = None  # constant-level TLA+ text -> value
+
+
+@dataclass
+class Bound:
+    """A window in the spec's value space, ready for ``Model.check_step``."""
+
+    action: str
+    pre: dict[str, Any]
+    post: dict[str, Any]
+    params: dict[str, Any]
+    free: dict[str, list[Any]]
+    #: variables observed only by summaries in the post-state: var -> Summary / per-node summaries
+    post_summaries: dict[str, Any]
+    choices: list[str]
+    key: str  # identical keys give identical verdicts
+
+
+def _ordered(s: Any) -> list[Any]:
+    return V.ordered(V.enumerate_set(s))
+
+
+def _is_fn(v: Any) -> bool:
+    return v.__class__ is V.Fn or v.__class__ is tuple
+
+
+def _dom(v: Any) -> list[Any]:
+    if v.__class__ is tuple:
+        return list(range(1, len(v) + 1))
+    return list(v.keys())
+
+
+def _key_order(k: str) -> tuple[int, Any]:
+    return (0, int(k)) if k.lstrip("-").isdigit() else (1, k)
+
+
+class Binder:
+    """Binds windows of one spec under one mapping (caches node tables and evaluated text)."""
+
+    def __init__(self, info: SpecInfo, mapping: Mapping | None = None) -> None:
+        self.info = info
+        self.mapping = mapping or Mapping()
+        self._evals: dict[str, Any] = {}
+        self._tables: dict[tuple[Any, ...], tuple[dict[Any, Any], str]] = {}
+        m = self.mapping
+        self.message_var = m.message_var or next((v for v in MESSAGE_VARS if v in info.variables), None)
+        self.nodes = self._node_set()
+        self._vars = info.variables
+        self._free_cache: dict[str, list[Any]] = {}
+
+    # -- setup ---------------------------------------------------------------------------------
+
+    def _node_set(self) -> list[Any] | None:
+        m = self.mapping
+        if m.nodes_constant:
+            val = self.eval(m.nodes_constant)
+            if not V.is_set(val):
+                raise BindError(f"nodes.constant {m.nodes_constant} is not a set")
+            return _ordered(val)
+        return self.info.nodes
+
+    def eval(self, text: str) -> Any:
+        if text not in self._evals:
+            if self.info.evaluate is None:
+                raise BindError(f"cannot evaluate {text!r} without a spec")
+            try:
+                self._evals[text] = self.info.evaluate(text)
+            except Exception as exc:  # noqa: BLE001 - evaluation errors become bind errors
+                raise BindError(f"cannot evaluate {text!r}: {exc}") from None
+        return self._evals[text]
+
+    # -- nodes ---------------------------------------------------------------------------------
+
+    def _exact_node(self, raw: Any) -> Any:
+        nodes = self.nodes or []
+        if isinstance(raw, TlaExpr):
+            return self.eval(raw.text)
+        for n in nodes:
+            if n.__class__ is raw.__class__ and n == raw:
+                return n
+        if isinstance(raw, str):
+            for n in nodes:
+                if isinstance(n, V.ModelValue) and n.name == raw:
+                    return n
+            if raw.lstrip("-").isdigit():
+                for n in nodes:
+                    if n.__class__ is int and n == int(raw):
+                        return n
+        if raw.__class__ is int:
+            for n in nodes:
+                if isinstance(n, str) and n == str(raw):
+                    return n
+        return None
+
+    def node_table(self, ids: Iterable[Any], choices: list[str]) -> dict[Any, Any]:
+        """Trace node ids -> spec nodes (explicit table, else equal values, else by position)."""
+        key = tuple(sorted({json.dumps(i, sort_keys=True) for i in ids}))
+        hit = self._tables.get(key)
+        if hit is None:
+            hit = self._make_table([json.loads(k) for k in key])
+            self._tables[key] = hit
+        table, how = hit
+        if how:
+            choices.append(how)
+        return table
+
+    def _make_table(self, ids: list[Any]) -> tuple[dict[Any, Any], str]:
+        explicit = self.mapping.node_ids
+        out: dict[Any, Any] = {}
+        if explicit:
+            for i in ids:
+                if str(i) in explicit:
+                    v = explicit[str(i)]
+                    out[_hk(i)] = self.eval(v.text) if isinstance(v, TlaExpr) else (self._exact_node(v) if self._exact_node(v) is not None else self._scalar(v, None))
+            if len(out) == len(ids):
+                return out, ""
+        exact = {_hk(i): self._exact_node(i) for i in ids}
+        if all(v is not None for v in exact.values()):
+            return exact, ""
+        nodes = self.nodes
+        if nodes and len(ids) <= len(nodes):
+            order = sorted(ids, key=lambda i: _key_order(str(i)))
+            table = {_hk(i): nodes[k] for k, i in enumerate(order)}
+            shown = ", ".join(f"{i}->{V.format_value(table[_hk(i)])}" for i in order)
+            return table, f"trace node ids read by position: {shown}"
+        missing = [i for i, v in exact.items() if v is None]
+        raise BindError(
+            f"trace node id(s) {', '.join(map(str, missing))} match no element of the node set "
+            f"{'{' + ', '.join(V.format_value(n) for n in (nodes or [])) + '}'}"
+            " (give nodes.ids in the mapping)"
+        )
+
+    def node(self, raw: Any, table: dict[Any, Any] | None, choices: list[str]) -> Any:
+        if table is not None and _hk(raw) in table:
+            return table[_hk(raw)]
+        exact = self._exact_node(raw)
+        if exact is not None:
+            return exact
+        if table is None:
+            return self.node(raw, self.node_table([raw], choices), choices)
+        raise BindError(f"actor {raw!r} is not a node of this window")
+
+    # -- values --------------------------------------------------------------------------------
+
+    def _scalar(self, raw: Any, tmpl: Any) -> Any:
+        if isinstance(raw, TlaExpr):
+            return self.eval(raw.text)
+        c = raw.__class__
+        if c is bool or c is int:
+            return raw
+        if c is str:
+            if tmpl.__class__ is str:
+                return raw
+            hit = self.info.names.get(raw)
+            return raw if hit is None else hit
+        if raw is None:
+            for n in NONE_NAMES:
+                if n in self.info.names:
+                    return self.info.names[n]
+            raise BindError("JSON null has no TLA+ value (the spec defines no None/Nil; map it with a value table)")
+        if c is float and raw.is_integer():
+            return int(raw)
+        raise BindError(f"cannot read {raw!r} as a TLA+ value")
+
+    def value(self, raw: Any, tmpl: Any, table: dict[Any, Any] | None, per_node: bool | None, choices: list[str]) -> Any:
+        c = raw.__class__
+        if c is list:
+            if tmpl.__class__ is frozenset or (tmpl is not None and isinstance(tmpl, V.LazySet)):
+                et = next(iter(tmpl), None) if tmpl.__class__ is frozenset else None
+                return frozenset(self.value(x, et, table, None, choices) for x in raw)
+            if (per_node or (per_node is None and self._node_fn(tmpl))) and self.nodes and len(raw) == len(self.nodes) and not self._is_seq_nodes():
+                et = self._elem(tmpl)
+                return V.make_fn({self.nodes[i]: self.value(x, et, table, None, choices) for i, x in enumerate(raw)})
+            et = self._elem(tmpl)
+            return tuple(self.value(x, et, table, None, choices) for x in raw)
+        if c is dict:
+            if per_node or (per_node is None and (self._node_fn(tmpl) or (tmpl is None and self._looks_node_keyed(raw)))):
+                if table is None:
+                    table = self.node_table(raw.keys(), choices)
+                et = self._elem(tmpl)
+                return V.make_fn({self.node(k, table, choices): self.value(x, et, table, None, choices) for k, x in raw.items()})
+            if tmpl.__class__ is V.Fn and tmpl and all(k.__class__ is int for k in tmpl):
+                return V.make_fn({int(k): self.value(x, self._elem(tmpl), table, None, choices) for k, x in raw.items()})
+            out = {}
+            for k, x in raw.items():
+                t = tmpl.get(k) if tmpl.__class__ is V.Fn else None
+                if t is None and k in NODE_FIELDS and self.nodes and not isinstance(x, (dict, list)):
+                    out[k] = self.node(x, table, choices)
+                else:
+                    out[k] = self.value(x, t, table, None, choices)
+            return V.make_fn(out)
+        if c is Summary:
+            return raw
+        return self._scalar(raw, tmpl)
+
+    def _is_seq_nodes(self) -> bool:
+        n = self.nodes or []
+        return all(x.__class__ is int for x in n) and n == list(range(1, len(n) + 1))
+
+    def _node_fn(self, tmpl: Any) -> bool:
+        if not self.nodes or not _is_fn(tmpl) or not tmpl:
+            return False
+        return len(_dom(tmpl)) == len(self.nodes) and set(map(_hk, _dom(tmpl))) == set(map(_hk, self.nodes))
+
+    def _looks_node_keyed(self, raw: dict[str, Any]) -> bool:
+        if not self.nodes or not raw:
+            return False
+        return all(self._exact_node(k) is not None for k in raw) or (
+            len(raw) == len(self.nodes) and all(k.lstrip("-").isdigit() for k in raw)
+        )
+
+    @staticmethod
+    def _elem(tmpl: Any) -> Any:
+        if tmpl.__class__ is tuple and tmpl:
+            return tmpl[0]
+        if tmpl.__class__ is V.Fn and tmpl:
+            return next(iter(tmpl.values()))
+        return None
+
+    # -- windows -------------------------------------------------------------------------------
+
+    def _node_ids(self, *states: dict[str, Any]) -> list[Any] | None:
+        ids: dict[str, Any] = {}
+        for st in states:
+            for var, raw in st.items():
+                vm = self.mapping.variables.get(var)
+                tmpl = self.info.templates.get(var)
+                if isinstance(raw, dict) and ((vm and vm.per_node) or self._node_fn(tmpl) or (tmpl is None and self._looks_node_keyed(raw))):
+                    for k in raw:
+                        ids[json.dumps(k)] = k
+        return list(ids.values()) or None
+
+    def bind(self, w: Window) -> Bound:
+        m = self.mapping
+        choices: list[str] = []
+        action = m.spec_action(w.action)
+        if action != w.action:
+            choices.append(f"trace action {w.action} is spec action {action}")
+        if action not in self.info.actions:
+            raise BindError(f"the spec has no action {action!r} in Next (actions: {', '.join(sorted(self.info.actions))})")
+        vars_ = self._vars
+        raw_pre = m.map_state(w.pre, vars_)
+        raw_post = m.map_state(w.post, vars_)
+        ids = self._node_ids(raw_pre, raw_post)
+        table = self.node_table(ids, choices) if ids and self.nodes else None
+        pre: dict[str, Any] = {}
+        post: dict[str, Any] = {}
+        post_summaries: dict[str, Any] = {}
+        for var, raw in raw_pre.items():
+            vm = m.variables.get(var)
+            if vm is not None and vm.abstract is not None:
+                pre[var] = self._witness(raw, vm.abstract, table, choices)
+                continue
+            pre[var] = self.value(raw, self.info.templates.get(var), table, vm.per_node if vm else None, choices)
+        for var, raw in raw_post.items():
+            vm = m.variables.get(var)
+            if vm is not None and vm.abstract is not None:
+                post_summaries[var] = self._summaries_by_node(raw, table, choices)
+                continue
+            post[var] = self.value(raw, self.info.templates.get(var), table, vm.per_node if vm else None, choices)
+        ignored = sorted(k for k in set(w.pre) | set(w.post) if k not in m.observed_fields() and k not in vars_)
+        if ignored:
+            choices.append(f"trace fields not in the spec, ignored: {', '.join(ignored)}")
+
+        params: dict[str, Any] = {}
+        declared = self.info.actions[action]
+        input_used = False
+        bindings = m.param_bindings(action)
+        for p in declared:
+            b = bindings.get(p)
+            if b is None and w.params and p in w.params:
+                params[p] = self._param_value(w.params[p], table, choices)
+                continue
+            if b is None and p in MESSAGE_PARAMS and w.input is not None and not m.params and not m.action_params:
+                b = "input"
+                choices.append(f"{action}: parameter {p} takes the input message")
+            if b is None:
+                continue
+            if b == "actor":
+                if w.actor is None:
+                    raise BindError(f"parameter {p} is bound to the actor, but the window has no actor")
+                params[p] = self.node(w.actor, table, choices)
+            elif b == "input":
+                if w.input is None:
+                    raise BindError(f"parameter {p} is bound to the input message, but the window has none")
+                params[p] = self.value(w.input, None, table, False, choices)
+                input_used = True
+            elif isinstance(b, dict) and "field" in b:
+                if not isinstance(w.input, dict) or b["field"] not in w.input:
+                    raise BindError(f"parameter {p} is bound to input field {b['field']!r}, which the window's input lacks")
+                raw = w.input[b["field"]]
+                params[p] = self._param_value(raw, table, choices)
+                input_used = True
+            elif isinstance(b, dict) and "value" in b:
+                params[p] = self._param_value(b["value"], table, choices)
+            elif isinstance(b, TlaExpr):
+                params[p] = self.eval(b.text)
+        unbound = [p for p in declared if p not in params]
+        if unbound:
+            choices.append(f"{action}: parameters {', '.join(unbound)} range over their domains in Next (not bound)")
+
+        if w.input is not None and not input_used:
+            mv = self.message_var
+            if mv is None:
+                choices.append("input message ignored (no message parameter or message variable)")
+            else:
+                msg = self.value(w.input, None, table, False, choices)
+                pre[mv] = self._add_message(pre.get(mv), self.info.templates.get(mv), msg)
+                choices.append(f"input message put into {mv}")
+
+        free: dict[str, list[Any]] = {}
+        unobserved = [v for v in vars_ if v not in pre]
+        for var in unobserved:
+            vm = m.variables.get(var)
+            if vm is not None and vm.has_value:
+                pre[var] = self.value(vm.value, self.info.templates.get(var), table, vm.per_node, choices)
+            elif vm is not None and vm.domain:
+                if var not in self._free_cache:
+                    self._free_cache[var] = list(V.enumerate_set(self.eval(vm.domain)))
+                free[var] = self._free_cache[var]
+        still = [v for v in unobserved if v not in pre and v not in free]
+        if still:
+            choices.append(f"unobserved variables free within TypeOK: {', '.join(still)}")
+        key = _key(action, pre, post, params, post_summaries)
+        return Bound(action, pre, post, params, free, post_summaries, choices, key)
+
+    def _param_value(self, raw: Any, table: dict[Any, Any] | None, choices: list[str]) -> Any:
+        if not isinstance(raw, (dict, list)):
+            n = self._exact_node(raw) if not isinstance(raw, bool) else None
+            if n is not None:
+                return n
+            if table is not None and _hk(raw) in table:
+                return table[_hk(raw)]
+        return self.value(raw, None, table, False, choices)
+
+    def _add_message(self, current: Any, tmpl: Any, msg: Any) -> Any:
+        kind = current if current is not None else tmpl
+        if kind.__class__ is frozenset or kind is None:
+            return (current or frozenset()) | {msg}
+        if kind.__class__ is tuple and current is not None and current and not all(isinstance(x, int) for x in current):
+            return current + (msg,)
+        if kind.__class__ is V.Fn and all(x.__class__ is int for x in kind.values()):  # a bag
+            base = dict(current) if current.__class__ is V.Fn else {}
+            base[msg] = base.get(msg, 0) + 1
+            return V.make_fn(base)
+        if kind.__class__ is tuple:
+            return (current or ()) + (msg,)
+        return frozenset({msg})
+
+    # -- abstractions ----------------------------------------------------------------------------
+
+    def _summaries_by_node(self, raw: Any, table: dict[Any, Any] | None, choices: list[str]) -> Any:
+        if isinstance(raw, Summary):
+            return raw
+        if isinstance(raw, list):
+            nodes = self.nodes or list(range(1, len(raw) + 1))
+            return {nodes[i]: s for i, s in enumerate(raw)}
+        if isinstance(raw, dict):
+            t = table if table is not None else self.node_table(raw.keys(), choices)
+            return {self.node(k, t, choices): s for k, s in raw.items()}
+        raise BindError("abstracted variable has no summary in the trace")
+
+    def _witness(self, raw: Any, ab: Abstraction, table: dict[Any, Any] | None, choices: list[str]) -> Any:
+        by = self._summaries_by_node(raw, table, choices)
+        if isinstance(by, Summary):
+            return self._witness_log(by, ab)
+        return V.make_fn({n: self._witness_log(s, ab) for n, s in by.items()})
+
+    def _witness_log(self, s: Summary, ab: Abstraction) -> tuple:
+        n = s.length if isinstance(s.length, int) else (1 if s.last_term else 0)
+        term = s.last_term if isinstance(s.last_term, int) else 0
+        if ab.term_field is None:
+            entry: Any = term
+        else:
+            fields = {k: self._scalar(v, None) if not isinstance(v, (dict, list)) else self.value(v, None, None, False, []) for k, v in ab.entry.items()}
+            fields[ab.term_field] = term
+            entry = V.make_fn(fields)
+        return tuple([entry] * n)
+
+
+def summary_matches(value: Any, s: Summary, ab: Abstraction) -> bool:
+    """Does a spec log ``value`` have the observed length and last term?"""
+    if value.__class__ is not tuple:
+        return False
+    if isinstance(s.length, int) and len(value) != s.length:
+        return False
+    if isinstance(s.last_term, int):
+        if not value:
+            return s.last_term == 0
+        last = value[-1]
+        term = last if ab.term_field is None else (last.get(ab.term_field) if last.__class__ is V.Fn else None)
+        return term == s.last_term and term.__class__ is int
+    return True
+
+
+def _hk(v: Any) -> Any:
+    """A hashable key that keeps 1 and True (and "1") apart."""
+    return (v.__class__.__name__, v) if not isinstance(v, (dict, list)) else ("json", json.dumps(v, sort_keys=True))
+
+
+def _key(action: str, pre: dict[str, Any], post: dict[str, Any], params: dict[str, Any], summ: dict[str, Any]) -> str:
+    def fp(d: dict[str, Any]) -> str:
+        return ",".join(f"{k}={V.fingerprint(v):x}" for k, v in sorted(d.items()) if not isinstance(v, Summary))
+
+    extra = repr(sorted((k, repr(v)) for k, v in summ.items()))
+    return f"{action}|{fp(pre)}|{fp(post)}|{fp(params)}|{extra}"
