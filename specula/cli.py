@@ -84,6 +84,76 @@ def doctor(json_out: bool = JsonOpt) -> None:
 
 # --- phases/eval commands ---
 
+
+def _render_scorecard(card) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"scorecard: {card.task or card.spec}")
+    table.add_column("phase")
+    table.add_column("score", justify="right")
+    table.add_column("note")
+    for name in ("syntax", "runtime", "conformance", "invariants"):
+        ps = card.phases.get(name)
+        note = "" if ps is None else (f"skipped: {ps.skipped}" if ps.skipped else (ps.summary.splitlines()[0] if ps.summary else ""))
+        table.add_row(name, f"{card.score(name):.3f}", note)
+    table.add_row("[bold]overall[/]", f"[bold]{card.overall:.3f}[/]", "")
+    con = _console()
+    con.print(table)
+    for name in ("syntax", "runtime", "conformance", "invariants"):
+        ps = card.phases.get(name)
+        if ps and not ps.skipped and ps.score < 1.0 and ps.summary:
+            con.print(f"[bold]{name}[/]")
+            con.print(ps.summary, markup=False)
+
+
+@app.command("eval")
+def eval_cmd(
+    spec: Path = typer.Argument(..., help="The spec to score (SPEC.tla)."),
+    task: str = typer.Option(..., "--task", "-t", help="Bundled task name, task folder, or SysMoBench task name."),
+    config: Optional[Path] = typer.Option(None, "--config", "-c", help="Model config (default: SPEC.cfg)."),
+    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks."),
+    traces: Optional[list[Path]] = typer.Option(None, "--traces", help="Trace or window files (default: the task's)."),
+    mapping: Optional[Path] = typer.Option(None, "--mapping", help="Mapping YAML (default: the task's)."),
+    translations: Optional[Path] = typer.Option(None, "--translations", help="Invariant translations YAML."),
+    phase: Optional[list[str]] = typer.Option(None, "--phase", help="Run only these phases (cascade still applies)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Base seed of the runtime coverage runs."),
+    runs: int = typer.Option(20, "--runs", help="Simulation runs for runtime coverage."),
+    check_seconds: float = typer.Option(60.0, "--check-seconds", help="Time limit of the runtime check."),
+    invariant_seconds: float = typer.Option(60.0, "--invariant-seconds", help="Time limit per invariant."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the scorecard JSON here."),
+    fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when overall < this."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Score SPEC on all four SysMoBench phases for TASK (no LLM needed)."""
+    from specula.bench.scoring import eval_spec, task_data
+    from specula.bench.tasks import load_task
+    from specula.errors import InputError
+    from specula.phases import RuntimeSettings
+
+    if not spec.is_file():
+        raise InputError("spec file not found", str(spec))
+    t = load_task(task, sysmobench)
+    data = task_data(t, mapping, traces or ())
+    settings = RuntimeSettings(check_seconds=check_seconds, runs=runs, seed=seed)
+    card = eval_spec(
+        spec, t, config, data=data, translations=translations, runtime=settings,
+        invariant_seconds=invariant_seconds, only=phase or (),
+    )
+    if out:
+        out.write_text(card.to_json() + "\n", encoding="utf-8")
+    if html:
+        from specula.phases.html import render_html
+
+        html.write_text(render_html(card), encoding="utf-8")
+    if json_out:
+        _print_json(card.to_dict())
+    else:
+        _render_scorecard(card)
+        if html:
+            _console().print(f"HTML report: {html}")
+    raise typer.Exit(1 if fail_under is not None and card.overall < fail_under else 0)
+
 # --- code commands ---
 
 # --- agent/model commands ---

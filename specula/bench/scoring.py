@@ -1,0 +1,104 @@
+"""Score a spec against a task: gather the task's windows, mapping and invariant templates,
+translate templates statically (no LLM), and run the four phases with the cascade.
+
+``specula eval SPEC --task TASK`` and ``specula bench eval`` call :func:`eval_spec`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from specula.bench.tasks import Task
+from specula.phases import (
+    EvalInputs,
+    InvariantDef,
+    InvariantTemplate,
+    PhaseScore,
+    RuntimeSettings,
+    Scorecard,
+    evaluate,
+    load_templates,
+    load_translations,
+    translate_static,
+)
+
+__all__ = ["TaskData", "task_data", "eval_spec"]
+
+
+@dataclass
+class TaskData:
+    """Everything phase 3 and 4 need from a task, read once."""
+
+    windows: list[Any] | None
+    mapping: Any
+    issues: list[Any] = field(default_factory=list)
+    templates: list[InvariantTemplate] = field(default_factory=list)
+
+
+def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequence[Path] = ()) -> TaskData:
+    """Windows (one per target-action event), the mapping and the invariant templates of a task."""
+    from specula.traces import iter_windows, load_mapping
+
+    mp = mapping_path or task.mapping
+    mapping = load_mapping(mp) if mp is not None and Path(mp).is_file() else None
+    files = list(trace_paths) or (task.window_files + task.trace_files())
+    issues: list[Any] = []
+    windows: list[Any] | None = None
+    if files:
+        targets = set(task.target_actions)
+        windows = []
+        for f in files:
+            for w in iter_windows(f, issues):
+                spec_action = mapping.spec_action(w.action) if mapping is not None else w.action
+                if not targets or spec_action in targets:
+                    windows.append(w)
+    templates = load_templates(task.invariants) if task.invariants and task.invariants.is_file() else []
+    return TaskData(windows=windows, mapping=mapping, issues=issues, templates=templates)
+
+
+def eval_spec(
+    spec: Path,
+    task: Task,
+    cfg: Path | None = None,
+    *,
+    data: TaskData | None = None,
+    translations: Path | None = None,
+    invariant_defs: Sequence[InvariantDef] | None = None,
+    runtime: RuntimeSettings = RuntimeSettings(),
+    invariant_seconds: float = 60.0,
+    only: Sequence[str] = (),
+    on_phase: Callable[[str, PhaseScore], None] | None = None,
+) -> Scorecard:
+    """Run the four phases on ``spec`` for ``task``; ``invariant_defs`` overrides translation."""
+    data = data or task_data(task)
+    untranslated: list[InvariantTemplate] = []
+    if invariant_defs is None:
+        given = load_translations(translations or task.translations) if (translations or task.translations) else None
+        defs: list[InvariantDef] = []
+        if data.templates:
+            defs, untranslated = translate_static(data.templates, spec, given)
+        invariant_defs = defs
+    cfg = cfg or spec.with_suffix(".cfg")
+    card = evaluate(
+        EvalInputs(
+            spec=spec,
+            cfg=cfg,
+            task=task.name,
+            windows=data.windows,
+            mapping=data.mapping,
+            invariant_defs=list(invariant_defs),
+            untranslated=untranslated,
+            target_actions=task.target_actions,
+            runtime=runtime,
+            invariant_seconds=invariant_seconds,
+            only=only,
+        ),
+        on_phase=on_phase,
+    )
+    card.meta["windows"] = len(data.windows) if data.windows is not None else None
+    card.meta["trace_issues"] = len(data.issues)
+    card.meta["invariants_translated"] = len(invariant_defs)
+    card.meta["invariants_untranslated"] = [t.name for t in untranslated]
+    return card

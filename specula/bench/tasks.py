@@ -1,0 +1,267 @@
+"""Task catalog: bundled tasks (benchmarks/systems) and SysMoBench tasks from a checkout.
+
+A :class:`Task` is what `specula eval`, `specula model` and the benchmark runner need to know:
+the module name, required actions, source files, where traces/windows, mapping and invariant
+templates live, and (bundled tasks only) the reference spec and mutants.
+
+SysMoBench layout (a checkout given as a path): ``tla_eval/tasks/<task>/task.yaml`` (+ prompts/),
+``data/invariant_templates/<task>/invariants.yaml``, PGo traces under
+``tla_eval/core/trace_generation/<task>/traces_found/``, window files ``windows_<Action>.ndjson``
+or ``action_windows.jsonl`` wherever the task folder or ``data/trace_based/<task>/`` has them.
+Required actions come from the task's V2 ``wv.target_actions`` or, for V1 task files, from the
+published V2 table below.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from specula.errors import ConfigError, InputError
+
+__all__ = ["Task", "load_task", "list_tasks", "SYSMOBENCH_TARGET_ACTIONS", "bundled_systems_dir"]
+
+# Required actions of the eleven SysMoBench tasks (V2), by task name.
+SYSMOBENCH_TARGET_ACTIONS: dict[str, list[str]] = {
+    "spin": ["AcquireLock", "ReleaseLock"],
+    "mutex": ["AcquireLock", "TryAcquireLock", "ReleaseLock"],
+    "rwmutex": ["AcquireReadLock", "AcquireWriteLock", "AcquireUpReadLock", "ReleaseLock"],
+    "ringbuffer": ["Push", "Pop"],
+    "etcd": ["ElectionTimeout", "HandleVoteRequest", "ClientProposal", "HandleAppendEntries", "HandleHeartbeat"],
+    "redisraft": ["ElectionTimeout", "BecomeCandidate", "BecomeLeader", "RecvRequestVote", "RecvAppendEntries", "LogAppend"],
+    "curp": ["Propose", "ProcessProposeLeader", "ProcessProposeNonLeader", "Commit", "ProcessCommitMsg", "LeaderChange"],
+    "zookeeper": ["Notification", "HandleNotification", "BecomeLeader"],
+    "dqueue": ["Request", "Produce"],
+    "locksvc": ["ClientLockRequest", "ServerGrantLock", "ClientCriticalSection", "ClientUnlockRequest"],
+    "raftkvs": [
+        "ElectionTimeout",
+        "HandleRequestVoteRequest",
+        "HandleAppendEntriesRequest",
+        "HandleAppendEntriesResponse",
+        "ClientRequest",
+    ],
+}
+
+
+def bundled_systems_dir() -> Path:
+    env = os.environ.get("SPECULA_SYSTEMS_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent.parent / "benchmarks" / "systems"
+
+
+@dataclass
+class Task:
+    name: str
+    kind: str  # "bundled" | "sysmobench"
+    dir: Path
+    spec_module: str
+    language: str = ""
+    description: str = ""
+    system_type: str = ""
+    source_files: list[str] = field(default_factory=list)
+    repository: dict[str, Any] | None = None
+    target_actions: list[str] = field(default_factory=list)
+    traces_dir: Path | None = None
+    window_files: list[Path] = field(default_factory=list)
+    mapping: Path | None = None
+    invariants: Path | None = None
+    translations: Path | None = None
+    reference_spec: Path | None = None
+    reference_cfg: Path | None = None
+    mutants: list[dict[str, Any]] = field(default_factory=list)
+    prompts_dir: Path | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def trace_files(self) -> list[Path]:
+        if self.traces_dir is None or not self.traces_dir.is_dir():
+            return []
+        from specula.traces import find_trace_files
+
+        return list(find_trace_files(self.traces_dir))
+
+    def missing(self) -> list[str]:
+        """What is missing to run every phase of this task (empty = runnable)."""
+        out = []
+        if not self.trace_files() and not self.window_files:
+            if self.kind == "sysmobench":
+                out.append("traces need the instrumented build of the target system (see the task's phase3 notes)")
+            else:
+                out.append("no traces: run `specula bench traces " + self.name + "`")
+        if self.invariants is None or not self.invariants.is_file():
+            out.append("no invariant templates")
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "dir": str(self.dir),
+            "spec_module": self.spec_module,
+            "language": self.language,
+            "system_type": self.system_type,
+            "source_files": self.source_files,
+            "target_actions": self.target_actions,
+            "traces": len(self.trace_files()),
+            "window_files": [str(p) for p in self.window_files],
+            "mapping": str(self.mapping) if self.mapping else None,
+            "invariants": str(self.invariants) if self.invariants else None,
+            "reference": str(self.reference_spec) if self.reference_spec else None,
+            "missing": self.missing(),
+        }
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read task file: {exc.strerror}", str(path)) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ConfigError(f"invalid YAML: {exc}", str(path), mark.line + 1 if mark else None) from None
+    if not isinstance(data, dict):
+        raise ConfigError("task file must be a mapping", str(path))
+    return data
+
+
+def _source_files(data: dict[str, Any]) -> list[str]:
+    out = []
+    for item in data.get("source_files") or []:
+        if isinstance(item, dict) and item.get("path"):
+            out.append(str(item["path"]))
+        elif isinstance(item, str):
+            out.append(item)
+    if not out and data.get("default_source_file"):
+        out.append(str(data["default_source_file"]))
+    return out
+
+
+def _target_actions(data: dict[str, Any], name: str) -> list[str]:
+    wv = data.get("wv") or {}
+    acts = wv.get("target_actions") if isinstance(wv, dict) else None
+    if acts:
+        return [str(a) for a in acts]
+    return list(SYSMOBENCH_TARGET_ACTIONS.get(name, []))
+
+
+def _rel(base: Path, value: Any) -> Path | None:
+    return (base / str(value)) if value else None
+
+
+def _window_files(*dirs: Path | None) -> list[Path]:
+    out: list[Path] = []
+    for d in dirs:
+        if d is None or not d.is_dir():
+            continue
+        out.extend(sorted(d.glob("windows_*.ndjson")))
+        out.extend(sorted(d.glob("action_windows*.jsonl")))
+    return out
+
+
+def _bundled(task_dir: Path) -> Task:
+    task_file = task_dir / "task.yaml"
+    data = _read_yaml(task_file)
+    name = str(data.get("name") or task_dir.name)
+    ref = data.get("reference") or {}
+    if ref and not isinstance(ref, dict):
+        raise ConfigError("reference must be a mapping {spec, cfg}", str(task_file), field="reference")
+    traces_dir = _rel(task_dir, data.get("traces", "traces/"))
+    return Task(
+        name=name,
+        kind="bundled",
+        dir=task_dir,
+        spec_module=str(data.get("specModule") or name),
+        language=str(data.get("language", "")),
+        description=str(data.get("description", "")).strip(),
+        system_type=str(data.get("system_type", "")),
+        source_files=_source_files(data),
+        repository=data.get("repository"),
+        target_actions=_target_actions(data, name),
+        traces_dir=traces_dir,
+        window_files=_window_files(task_dir / "windows"),
+        mapping=_rel(task_dir, data.get("mapping")),
+        invariants=_rel(task_dir, data.get("invariants", "invariants.yaml")),
+        translations=_rel(task_dir, data.get("translations")),
+        reference_spec=_rel(task_dir, ref.get("spec")),
+        reference_cfg=_rel(task_dir, ref.get("cfg")),
+        mutants=[m for m in (data.get("mutants") or []) if isinstance(m, dict)],
+        prompts_dir=(task_dir / "prompts") if (task_dir / "prompts").is_dir() else None,
+        fields=data,
+    )
+
+
+def _sysmobench(root: Path, name: str) -> Task:
+    task_dir = root / "tla_eval" / "tasks" / name
+    data = _read_yaml(task_dir / "task.yaml")
+    traces = root / "tla_eval" / "core" / "trace_generation" / name / "traces_found"
+    inv = root / "data" / "invariant_templates" / name / "invariants.yaml"
+    return Task(
+        name=str(data.get("name") or name),
+        kind="sysmobench",
+        dir=task_dir,
+        spec_module=str(data.get("specModule") or name),
+        language=str(data.get("language", "")),
+        description=str(data.get("description", "")).strip(),
+        system_type=str(data.get("system_type", "")),
+        source_files=_source_files(data),
+        repository=data.get("repository"),
+        target_actions=_target_actions(data, name),
+        traces_dir=traces if traces.is_dir() else None,
+        window_files=_window_files(task_dir, root / "data" / "trace_based" / name),
+        invariants=inv if inv.is_file() else None,
+        prompts_dir=(task_dir / "prompts") if (task_dir / "prompts").is_dir() else None,
+        fields=data,
+    )
+
+
+def _is_sysmobench(root: Path) -> bool:
+    return (root / "tla_eval" / "tasks").is_dir()
+
+
+def list_tasks(sysmobench: str | Path | None = None, systems_dir: Path | None = None) -> list[Task]:
+    """Every bundled task, plus every task of a SysMoBench checkout when one is given."""
+    out: list[Task] = []
+    base = systems_dir or bundled_systems_dir()
+    if base.is_dir():
+        for d in sorted(base.iterdir()):
+            if (d / "task.yaml").is_file():
+                out.append(_bundled(d))
+    if sysmobench is not None:
+        root = Path(sysmobench)
+        if not _is_sysmobench(root):
+            raise InputError("not a SysMoBench checkout (no tla_eval/tasks/)", str(root))
+        for d in sorted((root / "tla_eval" / "tasks").iterdir()):
+            if (d / "task.yaml").is_file():
+                out.append(_sysmobench(root, d.name))
+    return out
+
+
+def load_task(ref: str | Path, sysmobench: str | Path | None = None) -> Task:
+    """A task by bundled name, by SysMoBench name (with a checkout), or by path to a task folder."""
+    p = Path(ref)
+    if (p / "task.yaml").is_file():
+        if p.parent.name == "tasks" and p.parent.parent.name == "tla_eval":
+            return _sysmobench(p.parent.parent.parent, p.name)
+        return _bundled(p)
+    if p.name == "task.yaml" and p.is_file():
+        return _bundled(p.parent)
+    name = str(ref)
+    base = bundled_systems_dir()
+    if (base / name / "task.yaml").is_file():
+        return _bundled(base / name)
+    if base.is_dir():
+        for d in sorted(base.iterdir()):
+            if (d / "task.yaml").is_file():
+                t = _bundled(d)
+                if t.name == name:
+                    return t
+    if sysmobench is not None:
+        root = Path(sysmobench)
+        if (root / "tla_eval" / "tasks" / name / "task.yaml").is_file():
+            return _sysmobench(root, name)
+    known = [t.name for t in list_tasks()]
+    raise InputError(f"unknown task {name!r}; bundled tasks: {', '.join(known) or 'none'}")
