@@ -1,0 +1,225 @@
+"""The refinement loop: ask the model, run its tool calls, repeat until a stop condition.
+
+Stop conditions are exceptions (``Converged``, ``Finished``, ``BudgetExceeded``, ``ProviderError``,
+``KeyboardInterrupt``). After every model call and every tool call the message is appended to
+transcript.jsonl and state.json is rewritten, in a ``finally``, so a run stopped at any point is
+resumable (``Agent.resume``). The best-scoring spec version, not the last, goes to final/.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from specula.agent.ledger import Budget, Ledger
+from specula.agent.messages import FORMAT_VERSION, Message
+from specula.agent.prompts import render
+from specula.agent.providers.base import Provider
+from specula.agent.tools import Finish, Session, Toolbox
+from specula.errors import BudgetExceeded, ProviderError, SpeculaError
+
+__all__ = ["Agent", "Outcome", "Converged", "Finished", "initial_prompt"]
+
+
+class Stop(Exception):
+    status = "stopped"
+
+
+class Converged(Stop):
+    status = "converged"
+
+
+class Finished(Stop):
+    status = "finished"
+
+
+@dataclass
+class Outcome:
+    status: str  # converged | finished | budget | provider-error | interrupted | error
+    reason: str
+    iterations: int
+    best_score: float | None
+    best_version: int | None
+    cost: float
+    tokens: int
+    run: str
+
+    @property
+    def resumable(self) -> bool:
+        return self.status in ("budget", "provider-error", "interrupted", "error")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "resumable": self.resumable}
+
+
+@dataclass
+class Agent:
+    provider: Provider
+    toolbox: Toolbox
+    budget: Budget
+    ledger: Ledger
+    system: str
+    messages: list[Message] = field(default_factory=list)
+    iterations: int = 0
+    elapsed: float = 0.0  # wall seconds used by earlier sessions of this run
+    status: str = "new"
+    on_event: Callable[[dict[str, Any]], None] | None = None
+
+    @property
+    def session(self) -> Session:
+        return self.toolbox.s
+
+    def run(self) -> Outcome:
+        if self.status in ("converged", "finished"):
+            return self._outcome(self.status, "the run had already ended")
+        started, status, reason = time.monotonic(), "error", ""
+        try:
+            while True:
+                self.budget.check(self.ledger, self.iterations, self.elapsed + time.monotonic() - started)
+                self._step()
+        except Stop as stop:
+            status, reason = stop.status, str(stop)
+        except BudgetExceeded as exc:
+            status, reason = "budget", str(exc)
+        except ProviderError as exc:
+            status, reason = "provider-error", str(exc)
+        except KeyboardInterrupt:
+            status, reason = "interrupted", "interrupted (Ctrl-C)"
+        except Exception as exc:
+            status, reason = "error", f"{type(exc).__name__}: {exc}"
+            self._event({"event": "crash", "traceback": traceback.format_exc()})
+            raise
+        finally:
+            self.elapsed += time.monotonic() - started
+            self.status = status
+            self._event({"event": "stop", "status": status, "reason": reason})
+            self._save(final=True)
+        return self._outcome(status, reason)
+
+    def _step(self) -> None:
+        t0 = time.monotonic()
+        try:
+            reply = self.provider.complete(self.system, self.messages, self.toolbox.specs)
+        finally:
+            self._save()
+        self.iterations += 1
+        cost = self.ledger.record(reply.usage, time.monotonic() - t0)
+        self._append(reply.message, {"iteration": self.iterations, "usage": reply.usage.to_dict(),
+                                     "cost": round(cost, 6), "stop_reason": reply.stop_reason})
+        if not reply.tool_calls:
+            self._append(Message("user", render("nudge.md")))
+            return
+        for call in reply.tool_calls:
+            self._event({"event": "tool_call", "name": call.name, "id": call.id})
+            try:
+                text, is_error = self.toolbox.call(call)
+            except Finish as done:
+                self._append(Message("tool", "run finished", tool_call_id=call.id, name=call.name))
+                raise Finished(done.summary) from None
+            except SpeculaError as exc:
+                text, is_error = f"error: {exc}", True
+            except (KeyboardInterrupt, Stop):
+                raise
+            except Exception as exc:  # a bug behind a tool must not end the run silently
+                self._event({"event": "tool_crash", "name": call.name, "traceback": traceback.format_exc()})
+                text, is_error = f"internal error in {call.name}: {type(exc).__name__}: {exc}", True
+            self._append(Message("tool", text, tool_call_id=call.id, name=call.name, is_error=is_error))
+            if self.session.converged:
+                raise Converged(f"all phases pass (spec version {self.session.version})")
+
+    # -- persistence
+    def _append(self, msg: Message, extra: dict[str, Any] | None = None) -> None:
+        self.messages.append(msg)
+        self._event({"event": "message", **(extra or {}), "message": msg.to_dict()})
+        self._save()
+
+    def _event(self, event: dict[str, Any]) -> None:
+        self.session.run.append_transcript(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def _save(self, final: bool = False) -> None:
+        run, s = self.session.run, self.session
+        run.write_json("usage.json", {**self.ledger.to_dict(), "iterations": self.iterations,
+                                      "wall_seconds": round(self.elapsed, 3)})
+        run.save_state({"format": FORMAT_VERSION, "status": self.status, "iterations": self.iterations,
+                        "elapsed": self.elapsed, "system": self.system, "budget": self.budget.to_dict(),
+                        "session": s.to_state(), "task": s.task.to_dict(),
+                        "messages": [m.to_dict() for m in self.messages]})
+        if final:
+            version = s.best_version or (s.version or None)
+            card = run.read_json(f"scorecard-{s.best_eval}.json") if s.best_eval else None
+            run.finalize(s.task.module, version, card, self._summary(version))
+
+    def _summary(self, version: int | None) -> str:
+        s = self.session
+        lines = [f"# {s.task.name}: {self.status}", "",
+                 f"- best spec version: {version if version else 'none written'}"
+                 + ("" if s.best_version else " (never scored on all phases)" if version else ""),
+                 f"- best overall score: {s.best_score:.3f}" if s.best_score >= 0 else "- best overall score: none",
+                 f"- model calls: {self.iterations}; tokens: {self.ledger.usage.total}; "
+                 f"cost: ${self.ledger.cost:.4f}; wall: {self.elapsed:.1f}s"]
+        last = next((m for m in reversed(self.messages) if m.role == "assistant" and m.content), None)
+        if last is not None:
+            lines += ["", "## last words of the model", "", last.content[:2000]]
+        return "\n".join(lines)
+
+    def _outcome(self, status: str, reason: str) -> Outcome:
+        s = self.session
+        return Outcome(status, reason, self.iterations, s.best_score if s.best_score >= 0 else None,
+                       s.best_version, round(self.ledger.cost, 6), self.ledger.usage.total, str(s.run.path))
+
+    # -- resume
+    @staticmethod
+    def resume(state: dict[str, Any], provider: Provider, toolbox: Toolbox, ledger: Ledger,
+               budget: Budget | None = None, on_event: Callable[[dict[str, Any]], None] | None = None) -> "Agent":
+        messages = [Message.from_dict(m) for m in state.get("messages", [])]
+        agent = Agent(provider, toolbox, budget or Budget.from_dict(state.get("budget", {})), ledger,
+                      state.get("system", ""), messages, int(state.get("iterations", 0)),
+                      float(state.get("elapsed", 0.0)), state.get("status", "new"), on_event)
+        toolbox.s.restore(state.get("session", {}))
+        agent._repair()
+        agent._event({"event": "resume", "status": agent.status, "iterations": agent.iterations})
+        return agent
+
+    def _repair(self) -> None:
+        """Answer tool calls left unanswered by an interruption, so the history is well formed."""
+        answered = {m.tool_call_id for m in self.messages if m.role == "tool"}
+        for i in range(len(self.messages) - 1, -1, -1):
+            m = self.messages[i]
+            if m.role == "assistant":
+                missing = [c for c in m.tool_calls if c.id not in answered]
+                for c in missing:
+                    self.messages.append(Message("tool", "not run: the run was interrupted; call it again if needed",
+                                                 tool_call_id=c.id, name=c.name, is_error=True))
+                break
+
+
+def initial_prompt(toolbox: Toolbox) -> str:
+    """The task prompt: task fields, code map, trace summary, invariant templates."""
+    t = toolbox.s.task
+
+    def safe(fn: Callable[[], str]) -> str:
+        try:
+            return fn()
+        except SpeculaError as exc:
+            return f"(unavailable: {exc})"
+
+    invariants = "(none given)"
+    if t.invariants is not None:
+        from specula.agent.translate import load_templates
+
+        invariants = "\n".join(f"- {x['name']} ({x.get('type', 'safety')}): {x.get('natural_language', '')}"
+                               for x in load_templates(t.invariants))
+    return render(
+        "task.md", name=t.name, description=t.description or "(no description)", module=t.module,
+        language=t.language or "?", system_type=t.system_type or "?",
+        actions=", ".join(t.required_actions) or "(none given: model the steps the code takes)",
+        files=", ".join(t.source_files) or "(see the code map)",
+        focus="\n\n".join(x for x in (t.focus, t.guidance) if x) or "(none)",
+        code_map=safe(lambda: toolbox.t_code_map(budget=1500)),
+        traces=safe(lambda: toolbox.t_read_traces(limit=2)) if t.traces else "(no traces given)",
+        invariants=invariants,
+    )

@@ -1,0 +1,92 @@
+"""Starting and resuming a modeling run: wires task, provider, run directory, tools and loop."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from specula.agent.ledger import Budget, Ledger
+from specula.agent.loop import Agent, initial_prompt
+from specula.agent.messages import Message
+from specula.agent.prompts import render
+from specula.agent.providers import RetryPolicy, make_provider, parse_model
+from specula.agent.providers.base import Provider
+from specula.agent.rundir import RunDir
+from specula.agent.task import Task
+from specula.agent.tools import Session, Toolbox
+
+__all__ = ["RunOptions", "start_run", "resume_run", "DEFAULT_MODEL", "DEFAULT_BUDGET"]
+
+DEFAULT_MODEL = "anthropic/claude-sonnet-4-6"
+DEFAULT_BUDGET = Budget(tokens=3_000_000, dollars=10.0, iterations=80, seconds=3600)
+
+
+@dataclass
+class RunOptions:
+    model: str = DEFAULT_MODEL
+    runs_dir: Path = Path("runs")
+    budget: Budget | None = None  # None: DEFAULT_BUDGET (start) or the run's own (resume)
+    stream: bool = False
+    retry: RetryPolicy = RetryPolicy()
+    translate_with_model: bool = True
+    env: Mapping[str, str] | None = None
+    run_id: str | None = None
+    on_event: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
+
+
+def _translator(provider: Provider, ledger: Ledger, session: Session, use_model: bool):
+    from specula.agent.translate import load_templates, translate
+
+    def complete(system: str, user: str) -> str:
+        t0 = time.monotonic()
+        reply = provider.complete(system, [Message("user", user)], [], max_tokens=4096)
+        cost = ledger.record(reply.usage, time.monotonic() - t0, purpose="translate")
+        session.run.append_transcript({"event": "translate", "usage": reply.usage.to_dict(), "cost": round(cost, 6),
+                                       "prompt": user, "reply": reply.message.content})
+        return reply.message.content
+
+    def run(spec_text: str) -> list[dict[str, Any]]:
+        assert session.task.invariants is not None
+        out = translate(load_templates(session.task.invariants), spec_text, complete if use_model else None)
+        session.run.append_transcript({"event": "invariants", "translated": out})
+        return out
+
+    return run
+
+
+def _build(task: Task, run: RunDir, provider: Provider, ledger: Ledger, opts: RunOptions) -> Toolbox:
+    session = Session(task, run)
+    box = Toolbox(session)
+    box._translate = _translator(provider, ledger, session, opts.translate_with_model)
+    return box
+
+
+def start_run(task: Task, opts: RunOptions) -> Agent:
+    ref = parse_model(opts.model)
+    provider = make_provider(ref, env=opts.env, retry=opts.retry, stream=opts.stream)
+    run = RunDir.create(opts.runs_dir, {**task.to_dict(), "model": str(ref), "budget": (opts.budget or DEFAULT_BUDGET).to_dict()},
+                        run_id=opts.run_id, secrets=provider.secrets())
+    ledger = Ledger(ref.provider, ref.name)
+    box = _build(task, run, provider, ledger, opts)
+    agent = Agent(provider, box, opts.budget or DEFAULT_BUDGET, ledger, render("system.md"), on_event=opts.on_event)
+    agent._append(Message("user", initial_prompt(box)))
+    return agent
+
+
+def resume_run(ref: str | Path, opts: RunOptions, model: str | None = None) -> Agent:
+    """Continue a stopped run; the model defaults to the run's own."""
+    probe = RunDir.open(ref, opts.runs_dir)
+    state = probe.load_state()
+    import yaml
+
+    asked = yaml.safe_load((probe.path / "task.yaml").read_text(encoding="utf-8")) or {}
+    mref = parse_model(model or asked.get("model") or opts.model)
+    provider = make_provider(mref, env=opts.env, retry=opts.retry, stream=opts.stream)
+    run = RunDir.open(probe.path, secrets=provider.secrets())
+    usage = run.read_json("usage.json") if (run.path / "usage.json").is_file() else None
+    ledger = Ledger.from_dict(usage) if usage else Ledger(mref.provider, mref.name)
+    task = Task.from_dict(state["task"])
+    box = _build(task, run, provider, ledger, opts)
+    return Agent.resume(state, provider, box, ledger, opts.budget, opts.on_event)

@@ -1,0 +1,565 @@
+"""The tools the modeling agent calls: JSON schemas (docs/agent-tools.md) and their handlers.
+
+Results are compact text sized for a context window (``MAX_RESULT`` characters): grouped causes
+and excerpts, never raw dumps. A handler raises ``ToolError`` for a bad request (the message goes
+back to the model as an error result and the loop continues) and ``Finish`` to end the run.
+Guard rails live here: file access is confined to the target repository and the run directory
+(hidden paths such as the reference spec excluded); a spec may not drop or rename a required
+action, take it out of ``Next``, or redefine a checked invariant.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from specula.agent import specedit
+from specula.agent.evaluate import Evaluation, Inputs, evaluate, phase_names
+from specula.agent.messages import ToolCall, ToolSpec
+from specula.agent.rundir import RunDir
+from specula.agent.task import Task
+
+__all__ = ["ToolError", "Finish", "Session", "Toolbox", "TOOL_SPECS", "MAX_RESULT"]
+
+MAX_RESULT = 6000
+_SOURCE_EXT = {".go", ".rs", ".c", ".h", ".cc", ".cpp", ".hpp", ".java", ".py", ".js", ".ts", ".tla", ".cfg",
+               ".md", ".txt", ".yaml", ".yml", ".toml", ".json", ".ndjson", ".jsonl"}
+_SKIP_DIRS = {".git", "node_modules", "target", "build", "__pycache__", ".venv", "vendor", "runs"}
+
+
+class ToolError(Exception):
+    """A bad tool request; the text goes back to the model."""
+
+
+class Finish(Exception):
+    """The model called ``finish``."""
+
+    def __init__(self, summary: str) -> None:
+        super().__init__(summary)
+        self.summary = summary
+
+
+def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+_S = {"type": "string"}
+_I = {"type": "integer"}
+TOOL_SPECS: list[ToolSpec] = [
+    ToolSpec("code_map", "Ranked map of the target repository: the files, types and functions most relevant to a "
+             "focus, as signatures with file:line. Start here.",
+             _obj({"focus": {**_S, "description": "words to rank by (e.g. 'vote quorum epoch')"},
+                   "budget": {**_I, "description": "approximate tokens (default 2000)"}}, [])),
+    ToolSpec("code_search", "Search the repository for a regular expression or a symbol name; returns file:line hits.",
+             _obj({"pattern": _S, "path": {**_S, "description": "optional sub-folder or file"}}, ["pattern"])),
+    ToolSpec("code_show", "Show the source of a function, method or type by name, with line numbers.",
+             _obj({"symbol": _S}, ["symbol"])),
+    ToolSpec("read_file", "Read lines of a file of the target repository (or the run directory).",
+             _obj({"path": _S, "start": _I, "end": _I}, ["path"])),
+    ToolSpec("write_spec", "Write the whole TLA+ module and its .cfg (a new spec version). The module must be "
+             "named as the task says and define every required action, each used in Next.",
+             _obj({"tla": {**_S, "description": "full module text"},
+                   "cfg": {**_S, "description": "full .cfg text (SPECIFICATION Spec, CONSTANTS)"}}, ["tla", "cfg"])),
+    ToolSpec("edit_definition", "Replace one top-level definition of the current spec by name (or add it if new). "
+             "Give the complete new definition text, starting with its head ('Name(p) ==').",
+             _obj({"name": _S, "text": _S}, ["name", "text"])),
+    ToolSpec("read_spec", "Show the current spec (and cfg) with line numbers, or one definition by name.",
+             _obj({"name": {**_S, "description": "optional definition name"}}, [])),
+    ToolSpec("run_phase", "Score the current spec: 1 syntax, 2 runtime, 3 conformance, 4 invariants, or all "
+             "(earlier phases run too; they gate later ones). Returns scores and grouped failure causes.",
+             _obj({"phase": {**_S, "enum": ["1", "2", "3", "4", "syntax", "runtime", "conformance", "invariants",
+                                            "all"]}}, ["phase"])),
+    ToolSpec("show_window", "Show a failing conformance window of an action: observed pre/post state, the step's "
+             "actor/input, and the diagnosis (false conjunct with values, or mismatched variables).",
+             _obj({"action": _S, "n": {**_I, "description": "which failing window (0 = first)"}}, ["action"])),
+    ToolSpec("show_counterexample", "Show the counterexample trace of a violated invariant (states with action labels).",
+             _obj({"invariant": _S}, ["invariant"])),
+    ToolSpec("read_traces", "Show observed trace windows for an action (raw trace fields, before mapping): "
+             "a count per action and a few samples.",
+             _obj({"action": _S, "limit": _I}, [])),
+    ToolSpec("read_mapping", "Show the mapping from trace fields to spec variables, actions and parameters.",
+             _obj({}, [])),
+    ToolSpec("finish", "End the run with a short summary of the model and what remains wrong, if anything.",
+             _obj({"summary": _S}, ["summary"])),
+]
+_SPEC_BY_NAME = {t.name: t for t in TOOL_SPECS}
+
+
+@dataclass
+class Session:
+    """Mutable state of one run, shared by the tools and the loop; saved in state.json."""
+
+    task: Task
+    run: RunDir
+    tla: str = ""
+    cfg: str = ""
+    version: int = 0
+    evaluations: int = 0
+    best_score: float = -1.0
+    best_version: int | None = None
+    best_eval: int | None = None
+    converged: bool = False
+    last: Evaluation | None = field(default=None, repr=False)
+    last_version_scored: int | None = None
+    translated: list[dict[str, Any]] | None = None
+    translated_for: str | None = None
+
+    def to_state(self) -> dict[str, Any]:
+        return {"version": self.version, "evaluations": self.evaluations, "best_score": self.best_score,
+                "best_version": self.best_version, "best_eval": self.best_eval, "converged": self.converged,
+                "translated": self.translated, "translated_for": self.translated_for}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        for k in ("version", "evaluations", "best_score", "best_version", "best_eval", "converged",
+                  "translated", "translated_for"):
+            if k in state:
+                setattr(self, k, state[k])
+        if self.version:
+            d = self.run.spec_dir(self.version)
+            self.tla = (d / f"{self.task.module}.tla").read_text(encoding="utf-8")
+            self.cfg = (d / f"{self.task.module}.cfg").read_text(encoding="utf-8")
+
+    def spec_paths(self) -> tuple[Path, Path]:
+        d = self.run.spec_dir(self.version)
+        return d / f"{self.task.module}.tla", d / f"{self.task.module}.cfg"
+
+
+def clip(text: str, limit: int = MAX_RESULT) -> str:
+    if len(text) <= limit:
+        return text
+    return text[: limit - 60].rstrip() + f"\n... ({len(text) - limit + 60} more characters cut)"
+
+
+class Toolbox:
+    """Dispatches tool calls for one session."""
+
+    def __init__(self, session: Session, translate: Callable[[str], list[dict[str, Any]]] | None = None,
+                 on_evaluation: Callable[[Evaluation], None] | None = None) -> None:
+        self.s = session
+        self._translate = translate
+        self._on_evaluation = on_evaluation
+        self._windows: list[Any] | None = None
+        self._mapping: Any = None
+        self._mapping_loaded = False
+        self._index: Any = None
+
+    @property
+    def specs(self) -> list[ToolSpec]:
+        return list(TOOL_SPECS)
+
+    # -- dispatch
+    def call(self, call: ToolCall) -> tuple[str, bool]:
+        """Run one call; return (result text, is_error). Raises Finish."""
+        spec = _SPEC_BY_NAME.get(call.name)
+        if spec is None:
+            return f"error: unknown tool {call.name!r}; tools: {', '.join(_SPEC_BY_NAME)}", True
+        if call.error:
+            return (f"error: the arguments of {call.name} could not be read ({call.error}). "
+                    f"Send a JSON object matching the schema: {json.dumps(spec.parameters['properties'])}"), True
+        try:
+            args = _validate(spec, call.arguments)
+            text = getattr(self, "t_" + call.name)(**args)
+            return clip(text), False
+        except ToolError as exc:
+            return clip(f"error: {exc}"), True
+
+    # -- files and code
+    def _resolve(self, path: str) -> Path:
+        raw = Path(path)
+        roots = [self.s.task.repo.resolve(), self.s.run.path.resolve()]
+        candidates = [raw] if raw.is_absolute() else [roots[0] / raw, roots[1] / raw]
+        for c in candidates:
+            p = c.resolve()
+            if any(p == r or r in p.parents for r in roots) and p.exists():
+                if any(p == h or h in p.parents for h in self.s.task.hidden):
+                    raise ToolError(f"{path} is not available to the agent")
+                return p
+        for c in candidates:
+            p = c.resolve()
+            if not any(p == r or r in p.parents for r in roots):
+                raise ToolError(f"{path} is outside the target repository and the run directory")
+        raise ToolError(f"{path} does not exist in the target repository")
+
+    def _is_hidden(self, p: Path) -> bool:
+        p = p.resolve()
+        return any(p == h or h in p.parents for h in self.s.task.hidden)
+
+    def _source_files(self, under: Path | None = None) -> list[Path]:
+        root = (under or self.s.task.repo).resolve()
+        if root.is_file():
+            return [root]
+        out: list[Path] = []
+        for p in sorted(root.rglob("*")):
+            if any(part in _SKIP_DIRS for part in p.relative_to(root).parts) or self._is_hidden(p):
+                continue
+            if p.is_file() and p.suffix in _SOURCE_EXT and p.stat().st_size < 2_000_000:
+                out.append(p)
+        return out
+
+    def _rel(self, p: Path) -> str:
+        try:
+            return str(p.resolve().relative_to(self.s.task.repo.resolve()))
+        except ValueError:
+            return str(p)
+
+    def _code_index(self) -> Any:
+        if self._index is None:
+            try:
+                from specula import code as code_room
+
+                index_fn = getattr(code_room, "index_repo", None) or getattr(code_room, "index", None)
+                self._index = index_fn(self.s.task.repo) if callable(index_fn) else False
+            except Exception:
+                self._index = False
+        return self._index
+
+    def t_code_map(self, focus: str = "", budget: int = 2000) -> str:
+        focus = " ".join(x for x in (focus, self.s.task.focus, " ".join(self.s.task.required_actions)) if x)
+        try:
+            from specula import code as code_room
+
+            repo_map = getattr(code_room, "repo_map", None)
+            if callable(repo_map) and self._code_index():
+                text = repo_map(self._code_index(), focus=focus, budget=budget)
+                return str(getattr(text, "text", text))
+        except Exception:
+            pass
+        files = self._source_files()
+        named = [f for f in files if self._rel(f) in self.s.task.source_files]
+        lines = [f"repository {self.s.task.repo.name}: {len(files)} files (task files first)"]
+        sig = re.compile(r"^\s*(?:pub\s+|static\s+|public\s+|private\s+|protected\s+|async\s+)*"
+                         r"(?:func|fn|def|class|struct|type|impl|enum|trait|interface)\b.*|^[A-Za-z_][\w\s\*]*\(.*\)\s*\{?\s*$")
+        for f in named + [f for f in files if f not in named]:
+            lines.append(f"{self._rel(f)}")
+            if f in named or len(lines) < budget // 10:
+                try:
+                    for i, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
+                        if sig.match(line) and not line.strip().startswith(("//", "#", "*", "return")):
+                            lines.append(f"  {i}: {line.strip()[:120]}")
+                except OSError:
+                    pass
+            if sum(len(x) for x in lines) > budget * 4:
+                lines.append("... (budget reached; use code_search / code_show)")
+                break
+        return "\n".join(lines)
+
+    def t_code_search(self, pattern: str, path: str = "") -> str:
+        try:
+            rx = re.compile(pattern)
+        except re.error:
+            rx = re.compile(re.escape(pattern))
+        under = self._resolve(path) if path else None
+        hits: list[str] = []
+        for f in self._source_files(under):
+            try:
+                for i, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
+                    if rx.search(line):
+                        hits.append(f"{self._rel(f)}:{i}: {line.strip()[:160]}")
+                        if len(hits) >= 60:
+                            return "\n".join(hits) + "\n... (more hits; narrow the pattern or give a path)"
+            except OSError:
+                continue
+        return "\n".join(hits) if hits else f"no match for {pattern!r}"
+
+    def t_code_show(self, symbol: str) -> str:
+        name = symbol.split(".")[-1].split("::")[-1]
+        rx = re.compile(r"(?:func\s*(?:\([^)]*\)\s*)?|fn\s+|def\s+|class\s+|struct\s+|type\s+|enum\s+|interface\s+|"
+                        r"[\w\*\s<>,\[\]]+\s+)" + re.escape(name) + r"\s*[(<{:\[]|^(?:struct|class)\s+" + re.escape(name))
+        for f in self._source_files():
+            lines = f.read_text(errors="replace").splitlines()
+            for i, line in enumerate(lines):
+                if rx.search(line) and not line.strip().startswith(("//", "#", "*")) and not line.rstrip().endswith(";"):
+                    end = _block_end(lines, i)
+                    return f"{self._rel(f)}:{i + 1}\n" + "\n".join(
+                        f"{j + 1:>5}  {lines[j]}" for j in range(i, end))
+        raise ToolError(f"no definition of {symbol!r} found; try code_search")
+
+    def t_read_file(self, path: str, start: int = 1, end: int = 0) -> str:
+        p = self._resolve(path)
+        if p.is_dir():
+            return "\n".join(self._rel(f) for f in self._source_files(p)[:200])
+        lines = p.read_text(errors="replace").splitlines()
+        start = max(1, start)
+        end = len(lines) if end <= 0 else min(end, len(lines))
+        end = min(end, start + 199)
+        body = "\n".join(f"{i:>5}  {lines[i - 1]}" for i in range(start, end + 1))
+        more = f"\n... ({len(lines) - end} more lines; read with start={end + 1})" if end < len(lines) else ""
+        return f"{self._rel(p)} lines {start}-{end} of {len(lines)}\n{body}{more}"
+
+    # -- the spec
+    def _check_guard_rails(self, tla: str) -> list[str]:
+        problems: list[str] = []
+        module = specedit.module_name(tla)
+        if module != self.s.task.module:
+            problems.append(f"the module must be named {self.s.task.module!r} "
+                            f"(found {module!r}): '---- MODULE {self.s.task.module} ----'")
+        defs = {d.name: d for d in specedit.definitions(tla)}
+        nxt = defs.get("Next")
+        for action in self.s.task.required_actions:
+            d = defs.get(action)
+            if d is None:
+                problems.append(f"required action {action} is not defined (define it with exactly this name)")
+                continue
+            body = d.text.split("==", 1)[1].strip() if "==" in d.text else ""
+            if body in ("FALSE", "TRUE", "UNCHANGED vars", "UNCHANGED <<>>"):
+                problems.append(f"required action {action} may not be reduced to {body!r}")
+            if nxt is not None and not re.search(rf"\b{re.escape(action)}\b", nxt.text):
+                problems.append(f"required action {action} must be a disjunct of Next")
+        if nxt is None and self.s.task.required_actions:
+            problems.append("the spec must define Next (a disjunction of the required actions) and Spec")
+        for inv in self.s.translated or []:
+            if inv.get("name") in defs and inv.get("text") and inv["name"] not in self.s.task.required_actions:
+                problems.append(f"{inv['name']} is a checked invariant; the spec may not define it")
+        return problems
+
+    def _save(self, tla: str, cfg: str, how: str) -> str:
+        problems = self._check_guard_rails(tla)
+        if problems:
+            raise ToolError("spec not saved:\n- " + "\n- ".join(problems))
+        self.s.version += 1
+        self.s.tla, self.s.cfg = tla, cfg
+        tla_path, _ = self.s.run.save_spec(self.s.version, self.s.task.module, tla, cfg)
+        self.s.run.append_transcript({"event": "spec", "version": self.s.version, "how": how,
+                                      "path": str(tla_path.relative_to(self.s.run.path))})
+        notes = []
+        if re.search(r"^\s*(INVARIANTS?|PROPERTY|PROPERTIES)\b", cfg, re.M):
+            notes.append("note: the cfg should not list INVARIANT/PROPERTY (phase 4 checks invariants itself)")
+        return "\n".join([f"saved spec version {self.s.version} ({len(tla.splitlines())} lines). "
+                          "Run run_phase to score it.", *notes])
+
+    def t_write_spec(self, tla: str, cfg: str) -> str:
+        return self._save(_strip_fence(tla), _strip_fence(cfg), "write_spec")
+
+    def t_edit_definition(self, name: str, text: str) -> str:
+        if not self.s.tla:
+            raise ToolError("there is no spec yet; use write_spec first")
+        text = _strip_fence(text)
+        head = specedit.definitions(text + "\n")
+        if not head or head[0].name != name:
+            raise ToolError(f"the text must be one definition of {name} starting with '{name} ==' or '{name}(...) =='")
+        existed = specedit.find_definition(self.s.tla, name) is not None
+        new = specedit.replace_definition(self.s.tla, name, text)
+        msg = self._save(new, self.s.cfg, f"edit_definition {name}")
+        return f"{'replaced' if existed else 'added'} {name}; {msg}"
+
+    def t_read_spec(self, name: str = "") -> str:
+        if not self.s.tla:
+            return "there is no spec yet; use write_spec"
+        if name:
+            d = specedit.find_definition(self.s.tla, name)
+            if d is None:
+                raise ToolError(f"no definition {name!r}; definitions: {', '.join(specedit.defined_names(self.s.tla))}")
+            return specedit.with_line_numbers(d.text, d.start + 1)
+        return (f"version {self.s.version}\n{specedit.with_line_numbers(self.s.tla)}\n\n"
+                f"--- {self.s.task.module}.cfg\n{self.s.cfg}")
+
+    # -- phases
+    def inputs(self) -> Inputs:
+        return Inputs(windows=self.windows, mapping=self.mapping, invariants=self._invariants)
+
+    def windows(self) -> list[Any]:
+        if self._windows is None:
+            from specula.traces import find_trace_files, iter_windows
+
+            files: list[Path] = []
+            for t in self.s.task.traces:
+                files.extend(find_trace_files(t) if t.is_dir() else [t])
+            self._windows = [w for f in files for w in iter_windows(f, issues=[])]
+        return self._windows
+
+    def mapping(self) -> Any:
+        if not self._mapping_loaded:
+            if self.s.task.mapping is not None:
+                from specula.traces import load_mapping
+
+                self._mapping = load_mapping(self.s.task.mapping)
+            self._mapping_loaded = True
+        return self._mapping
+
+    def _invariants(self, spec_text: str) -> list[Any]:
+        if self._translate is None or self.s.task.invariants is None:
+            return []
+        from specula.agent.translate import as_phase_defs, signature
+
+        sig = signature(spec_text)
+        if self.s.translated is None or self.s.translated_for != sig:
+            self.s.translated = self._translate(spec_text)
+            self.s.translated_for = sig
+        return as_phase_defs(self.s.translated)
+
+    def t_run_phase(self, phase: str) -> str:
+        if not self.s.tla:
+            raise ToolError("there is no spec yet; use write_spec first")
+        try:
+            names = phase_names(phase)
+        except ValueError as exc:
+            raise ToolError(str(exc)) from None
+        spec_path, cfg_path = self.s.spec_paths()
+        ev = evaluate(self.s.task.name, spec_path, cfg_path, self.inputs(), names, spec_text=self.s.tla)
+        self.s.evaluations += 1
+        self.s.last = ev
+        self.s.last_version_scored = self.s.version
+        data = ev.to_dict()
+        data["version"] = self.s.version
+        self.s.run.save_scorecard(self.s.evaluations, data)
+        if names == ev.ran and len(names) == 4 and ev.overall > self.s.best_score:
+            self.s.best_score, self.s.best_version, self.s.best_eval = ev.overall, self.s.version, self.s.evaluations
+        if ev.converged():
+            self.s.converged = True
+        if self._on_evaluation is not None:
+            self._on_evaluation(ev)
+        head = f"spec version {self.s.version}, scorecard {self.s.evaluations}\n"
+        tail = ""
+        if self.s.converged:
+            tail = "\nALL PHASES PASS."
+        else:
+            failing = self._failing_actions()
+            if failing:
+                tail = "\nNext: show_window with one of: " + ", ".join(failing[:8])
+        return head + ev.card.summary(MAX_RESULT - 400) + tail
+
+    def _conformance(self) -> Any:
+        ev = self.s.last
+        if ev is None or "conformance" not in ev.results:
+            raise ToolError("no conformance results yet; run_phase 3 (or all) first")
+        return ev.results["conformance"]
+
+    def _failing_actions(self) -> list[str]:
+        ev = self.s.last
+        if ev is None or "conformance" not in ev.results:
+            return []
+        return _failing_actions(ev.results["conformance"])
+
+    def t_show_window(self, action: str, n: int = 0) -> str:
+        result = self._conformance()
+        fn = getattr(result, "explain", None) or getattr(result, "show_window", None)
+        if callable(fn):
+            return str(fn(action, n))
+        rows = _failing_windows(result, action)
+        if not rows:
+            actions = _failing_actions(result)
+            raise ToolError(f"no failing window for {action}" + (f"; failing actions: {', '.join(actions)}"
+                                                                 if actions else "; every window passes"))
+        if not 0 <= n < len(rows):
+            raise ToolError(f"{action} has {len(rows)} failing windows; n must be in 0..{len(rows) - 1}")
+        return f"failing window {n + 1} of {len(rows)} for {action}:\n" + _render(rows[n])
+
+    def t_show_counterexample(self, invariant: str) -> str:
+        ev = self.s.last
+        if ev is None or "invariants" not in ev.results:
+            raise ToolError("no invariant results yet; run_phase 4 (or all) first")
+        result = ev.results["invariants"]
+        fn = getattr(result, "counterexample", None) or getattr(result, "explain", None)
+        if callable(fn):
+            return str(fn(invariant))
+        for row in result.to_dict().get("invariants", result.to_dict().get("rows", [])):
+            if row.get("name") == invariant:
+                return _render(row)
+        raise ToolError(f"no result for invariant {invariant!r}")
+
+    # -- traces and mapping
+    def t_read_traces(self, action: str = "", limit: int = 3) -> str:
+        ws = self.windows()
+        counts: dict[str, int] = {}
+        for w in ws:
+            counts[w.action] = counts.get(w.action, 0) + 1
+        lines = [f"{len(ws)} windows; per action: " + ", ".join(f"{a} {c}" for a, c in sorted(counts.items()))]
+        missing = [a for a in self.s.task.required_actions if a not in counts]
+        if missing:
+            lines.append("required actions without windows (trace names may differ; see read_mapping): "
+                         + ", ".join(missing))
+        sample = [w for w in ws if not action or w.action == action][: max(1, min(limit, 10))]
+        for w in sample:
+            lines.append(json.dumps(w.to_dict(), default=str))
+        return "\n".join(lines)
+
+    def t_read_mapping(self) -> str:
+        if self.s.task.mapping is None:
+            return "no mapping file: trace fields are compared with spec variables of the same name"
+        return self.s.task.mapping.read_text(encoding="utf-8")
+
+    def t_finish(self, summary: str) -> str:
+        raise Finish(summary)
+
+
+def _validate(spec: ToolSpec, args: dict[str, Any]) -> dict[str, Any]:
+    props = spec.parameters.get("properties", {})
+    unknown = [k for k in args if k not in props]
+    if unknown:
+        raise ToolError(f"{spec.name}: unknown argument(s) {', '.join(unknown)}; expected {', '.join(props) or 'none'}")
+    missing = [k for k in spec.parameters.get("required", []) if k not in args]
+    if missing:
+        raise ToolError(f"{spec.name}: missing required argument(s) {', '.join(missing)}")
+    out: dict[str, Any] = {}
+    for k, v in args.items():
+        kind = props[k].get("type")
+        if kind == "integer":
+            if isinstance(v, str) and re.fullmatch(r"-?\d+", v.strip()):
+                v = int(v)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise ToolError(f"{spec.name}: argument {k} must be an integer, got {v!r}")
+        elif kind == "string":
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                v = str(v)
+            if not isinstance(v, str):
+                raise ToolError(f"{spec.name}: argument {k} must be a string, got {type(v).__name__}")
+            enum = props[k].get("enum")
+            if enum and v not in enum:
+                raise ToolError(f"{spec.name}: argument {k} must be one of {', '.join(enum)}")
+        out[k] = v
+    return out
+
+
+def _strip_fence(text: str) -> str:
+    m = re.match(r"^\s*```[a-zA-Z+]*\n(.*?)\n```\s*$", text, re.S)
+    return (m.group(1) if m else text).rstrip() + "\n"
+
+
+def _block_end(lines: list[str], i: int) -> int:
+    depth, seen = 0, False
+    for j in range(i, min(len(lines), i + 250)):
+        depth += lines[j].count("{") - lines[j].count("}")
+        seen = seen or "{" in lines[j]
+        if seen and depth <= 0:
+            return j + 1
+        if not seen and j > i and lines[j].strip() and not lines[j][:1].isspace() and lines[i].lstrip().startswith(("def ", "class ")):
+            return j
+    return min(len(lines), i + 80)
+
+
+def _failing_actions(result: Any) -> list[str]:
+    fn = getattr(result, "failing_actions", None)
+    if callable(fn):
+        return list(fn())
+    d = result.to_dict()
+    rows = d.get("actions") or []
+    if isinstance(rows, dict):
+        rows = [{"action": k, **v} for k, v in rows.items()]
+    out = []
+    for r in rows:
+        failed = r.get("failed", r.get("failing", (r.get("windows", 0) - r.get("passed", 0))))
+        if isinstance(failed, list):
+            failed = len(failed)
+        if failed:
+            out.append(r.get("action") or r.get("name"))
+    return [a for a in out if a]
+
+
+def _failing_windows(result: Any, action: str) -> list[Any]:
+    fn = getattr(result, "failures", None)
+    if callable(fn):
+        return list(fn(action))
+    d = result.to_dict()
+    rows = d.get("failures") or d.get("failing_windows") or d.get("windows") or []
+    return [r for r in rows if r.get("action") == action and not r.get("ok", False)]
+
+
+def _render(row: Any) -> str:
+    if hasattr(row, "render"):
+        return str(row.render())
+    if hasattr(row, "to_dict"):
+        row = row.to_dict()
+    return json.dumps(row, indent=1, default=str)
