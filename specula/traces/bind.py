@@ -269,6 +269,35 @@ class Binder:
                         ids[json.dumps(k)] = k
         return list(ids.values()) or None
 
+    def _convert(self, raws: tuple[dict[str, Any], ...], choices: list[str]):
+        """Raw trace states -> ([(values, summaries)] per state, node table). In the first state
+        abstracted variables become witnesses; in the others, summaries to compare."""
+        m = self.mapping
+        mapped = [m.map_state(r, self._vars) for r in raws]
+        ids = self._node_ids(*mapped)
+        table = self.node_table(ids, choices) if ids and self.nodes else None
+        out = []
+        for k, raw_state in enumerate(mapped):
+            vals: dict[str, Any] = {}
+            summ: dict[str, Any] = {}
+            for var, raw in raw_state.items():
+                vm = m.variables.get(var)
+                if vm is not None and vm.abstract is not None:
+                    if k == 0 and len(raws) > 1:
+                        vals[var] = self._witness(raw, vm.abstract, table, choices)
+                    else:
+                        summ[var] = self._summaries_by_node(raw, table, choices)
+                    continue
+                vals[var] = self.value(raw, self.info.templates.get(var), table, vm.per_node if vm else None, choices)
+            out.append((vals, summ))
+        return out[0], out[-1], table
+
+    def state(self, raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One observed state -> (observed values, summaries of abstracted variables)."""
+        choices: list[str] = []
+        (vals, summ), _, _ = self._convert((raw,), choices)
+        return vals, summ
+
     def bind(self, w: Window) -> Bound:
         m = self.mapping
         choices: list[str] = []
@@ -278,25 +307,7 @@ class Binder:
         if action not in self.info.actions:
             raise BindError(f"the spec has no action {action!r} in Next (actions: {', '.join(sorted(self.info.actions))})")
         vars_ = self._vars
-        raw_pre = m.map_state(w.pre, vars_)
-        raw_post = m.map_state(w.post, vars_)
-        ids = self._node_ids(raw_pre, raw_post)
-        table = self.node_table(ids, choices) if ids and self.nodes else None
-        pre: dict[str, Any] = {}
-        post: dict[str, Any] = {}
-        post_summaries: dict[str, Any] = {}
-        for var, raw in raw_pre.items():
-            vm = m.variables.get(var)
-            if vm is not None and vm.abstract is not None:
-                pre[var] = self._witness(raw, vm.abstract, table, choices)
-                continue
-            pre[var] = self.value(raw, self.info.templates.get(var), table, vm.per_node if vm else None, choices)
-        for var, raw in raw_post.items():
-            vm = m.variables.get(var)
-            if vm is not None and vm.abstract is not None:
-                post_summaries[var] = self._summaries_by_node(raw, table, choices)
-                continue
-            post[var] = self.value(raw, self.info.templates.get(var), table, vm.per_node if vm else None, choices)
+        (pre, _), (post, post_summaries), table = self._convert((w.pre, w.post), choices)
         ignored = sorted(k for k in set(w.pre) | set(w.post) if k not in m.observed_fields() and k not in vars_)
         if ignored:
             choices.append(f"trace fields not in the spec, ignored: {', '.join(ignored)}")

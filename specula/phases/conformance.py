@@ -1,0 +1,639 @@
+"""Phase 3 — conformance by transition windows, as SysMoBench V2 scores it.
+
+Each window (observed pre-state, action, observed post-state) is validated in-process with
+``Model.check_step``: the action, started from a state that agrees with ``pre`` on every
+observed variable (unobserved variables free within TypeOK unless the mapping gives them), must
+reach a state that agrees with ``post`` in one step for some choice of its parameters. Binding
+rules and their defaults are in :mod:`specula.traces.bind` (docs/mapping.md); every choice is
+recorded in the result.
+
+Scores: per action the raw pass rate; the leaderboard score is the mean over actions with at
+least one window of (1 if every window passes else 0). Actions without windows are excluded and
+listed. Failing windows are grouped by cause (the false conjunct, or the set of variables whose
+primed values differ), so one bad guard is one line.
+
+Whole-trace mode (:func:`follow_trace`) keeps the set of spec states consistent with a trace
+and reports the first step where it becomes empty.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from specula.errors import EvalError, SpeculaError
+from specula.traces.bind import Binder, BindError, Bound, SpecInfo, summary_matches
+from specula.traces.mapping import Mapping, Summary, load_mapping
+from specula.traces.window import Trace, TraceIssue, Window
+
+__all__ = [
+    "SCHEMA",
+    "ConformanceResult",
+    "ActionRow",
+    "Cause",
+    "WindowResult",
+    "TraceFollow",
+    "conformance",
+    "validate_windows",
+    "follow_trace",
+    "spec_info",
+]
+
+SCHEMA = "specula.phase.conformance/1"
+MAX_EXAMPLES = 5
+MAX_TRACE_STATES = 20000
+
+
+# ---------------------------------------------------------------------------------------------
+# results
+
+
+@dataclass
+class WindowResult:
+    id: Any
+    trace_id: str
+    action: str  # spec action
+    ok: bool
+    source: str = ""
+    cause: str | None = None  # group key (None when ok)
+    params: dict[str, str] | None = None  # witness parameters (formatted) when ok
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"id": self.id, "trace_id": self.trace_id, "action": self.action, "ok": self.ok}
+        if self.source:
+            d["source"] = self.source
+        if self.cause:
+            d["cause"] = self.cause
+        if self.params:
+            d["params"] = self.params
+        return d
+
+
+@dataclass
+class Cause:
+    """Failing windows of one action that fail for the same reason."""
+
+    action: str
+    kind: str  # "conjunct" | "mismatch" | "bind" | "error" | "unknown-action"
+    title: str
+    count: int = 0
+    windows: list[Any] = field(default_factory=list)  # example window ids (first few)
+    sources: list[str] = field(default_factory=list)
+    detail: dict[str, Any] = field(default_factory=dict)  # first example: values / trace vs spec
+    location: str | None = None  # file:line:col of the conjunct
+
+    @property
+    def key(self) -> str:
+        return f"{self.action}|{self.kind}|{self.title}"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "action": self.action,
+            "kind": self.kind,
+            "title": self.title,
+            "count": self.count,
+            "windows": self.windows,
+            "sources": self.sources,
+            "detail": self.detail,
+        }
+        if self.location:
+            d["location"] = self.location
+        return d
+
+    def line(self) -> str:
+        where = f" ({self.location})" if self.location else ""
+        return f"{self.action}: {self.title}{where} — {self.count} window{'s' if self.count != 1 else ''}"
+
+
+@dataclass
+class ActionRow:
+    action: str
+    total: int = 0
+    passed: int = 0
+
+    @property
+    def rate(self) -> float:
+        return self.passed / self.total if self.total else 0.0
+
+    @property
+    def leaderboard(self) -> int:
+        return 1 if self.total and self.passed == self.total else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "total": self.total,
+            "passed": self.passed,
+            "rate": round(self.rate, 6),
+            "leaderboard": self.leaderboard,
+        }
+
+
+@dataclass
+class TraceFollow:
+    """Whole-trace mode: how far a trace can be followed by the spec."""
+
+    trace_id: str
+    steps: int
+    followed: int  # steps matched before the state set became empty
+    ok: bool
+    failed_seq: int | None = None
+    failed_action: str | None = None
+    tried: list[str] = field(default_factory=list)  # spec actions tried at the failing step
+    explained_by: list[str] = field(default_factory=list)  # other actions that match the step
+    message: str = ""
+    max_states: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "trace_id": self.trace_id,
+            "steps": self.steps,
+            "followed": self.followed,
+            "ok": self.ok,
+            "failed_seq": self.failed_seq,
+            "failed_action": self.failed_action,
+            "tried": self.tried,
+            "explained_by": self.explained_by,
+            "message": self.message,
+            "max_states": self.max_states,
+        }
+
+
+@dataclass
+class ConformanceResult:
+    score: float  # SysMoBench leaderboard P3
+    actions: list[ActionRow] = field(default_factory=list)
+    causes: list[Cause] = field(default_factory=list)
+    windows: list[WindowResult] = field(default_factory=list)
+    no_windows: list[str] = field(default_factory=list)  # target actions without windows (excluded)
+    unexercised: list[str] = field(default_factory=list)  # spec actions no window exercises
+    choices: dict[str, int] = field(default_factory=dict)  # binding choice -> windows it applied to
+    issues: list[TraceIssue] = field(default_factory=list)
+    traces: list[TraceFollow] = field(default_factory=list)
+    seconds: float = 0.0
+    checked: int = 0  # windows actually sent to check_step (the rest reused a verdict)
+
+    @property
+    def total(self) -> int:
+        return sum(a.total for a in self.actions)
+
+    @property
+    def passed(self) -> int:
+        return sum(a.passed for a in self.actions)
+
+    @property
+    def raw_rate(self) -> float:
+        return self.passed / self.total if self.total else 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.total > 0 and self.passed == self.total and all(t.ok for t in self.traces)
+
+    def to_dict(self, include_windows: bool = False) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "schema": SCHEMA,
+            "score": self.score,
+            "raw_rate": round(self.raw_rate, 6),
+            "windows_total": self.total,
+            "windows_passed": self.passed,
+            "actions": [a.to_dict() for a in self.actions],
+            "causes": [c.to_dict() for c in self.causes],
+            "actions_without_windows": self.no_windows,
+            "unexercised_actions": self.unexercised,
+            "choices": self.choices,
+            "issues": [i.to_dict() for i in self.issues],
+            "traces": [t.to_dict() for t in self.traces],
+            "seconds": round(self.seconds, 3),
+            "checked": self.checked,
+        }
+        d["windows"] = [w.to_dict() for w in self.windows if include_windows or not w.ok]
+        return d
+
+    def summary(self, max_chars: int = 3000) -> str:
+        """Compact, actionable text for the agent: score, per-action rows, grouped causes."""
+        out = [
+            f"conformance: score {self.score:.3f} (actions with all windows passing), "
+            f"{self.passed}/{self.total} windows pass"
+        ]
+        for a in self.actions:
+            mark = "ok" if a.leaderboard else "FAIL"
+            out.append(f"  {a.action}: {a.passed}/{a.total} {mark}")
+        if self.no_windows:
+            out.append(f"  no windows (excluded): {', '.join(self.no_windows)}")
+        for c in self.causes:
+            out.append("- " + c.line())
+            for k, v in list(c.detail.items())[:6]:
+                out.append(f"    {k}: {_short(v)}")
+        for t in self.traces:
+            if not t.ok:
+                out.append(f"- trace {t.trace_id}: {t.message}")
+        if self.choices:
+            out.append("choices: " + "; ".join(f"{k} ({n})" for k, n in list(self.choices.items())[:6]))
+        if self.issues:
+            errs = [i for i in self.issues if i.severity == "error"]
+            if errs:
+                out.append(f"{len(errs)} unreadable trace line(s), first: {errs[0].location()}: {errs[0].message}")
+        text = "\n".join(out)
+        if len(text) > max_chars:
+            text = text[: max(0, max_chars - 20)].rstrip() + "\n... (truncated)"
+        return text
+
+
+def _short(v: Any, n: int = 300) -> str:
+    s = v if isinstance(v, str) else repr(v)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# spec shape
+
+
+def spec_info(model: Any, cfg: Any = None) -> SpecInfo:
+    """What binding needs from a Model: variables, actions and their parameters, a template value
+    per variable (first initial state), model value names, and the node set."""
+    from specula.tla import values as V
+
+    variables = tuple(model.variables)
+    actions: dict[str, tuple[str, ...]] = {}
+    for a in model.actions:
+        params = tuple(getattr(a, "params", ()) or ())
+        prev = actions.get(a.name, ())
+        actions[a.name] = prev + tuple(p for p in params if p not in prev)
+    templates: dict[str, Any] = {}
+    try:
+        first = next(iter(model.init_states()), None)
+    except (SpeculaError, Exception):  # noqa: BLE001 - a broken Init leaves us without templates
+        first = None
+    if first is not None:
+        templates = dict(zip(variables, first))
+    names: dict[str, Any] = {}
+    const_sets: list[Any] = []
+    constants = dict(getattr(cfg, "constants", {}) or {}) if cfg is not None else {}
+    for cname, cval in constants.items():
+        try:
+            val = V.from_python(cval)
+        except Exception:  # noqa: BLE001
+            continue
+        for x in _model_values(val):
+            names.setdefault(x.name, x)
+        names.setdefault(cname, val)
+        if val.__class__ is frozenset:
+            const_sets.append(val)
+    for n in ("None", "Nil", "NULL", "Null", "NoNode"):
+        if n not in names:
+            try:
+                names[n] = model.evaluate(n)
+            except Exception:  # noqa: BLE001 - not defined
+                pass
+    nodes, nodes_from = _guess_nodes(templates, const_sets, constants)
+
+    def evaluate(text: str) -> Any:
+        return model.evaluate(text)
+
+    return SpecInfo(variables, actions, templates, names, nodes, nodes_from, evaluate)
+
+
+def _model_values(v: Any) -> Iterable[Any]:
+    from specula.tla import values as V
+
+    if isinstance(v, V.ModelValue):
+        yield v
+    elif v.__class__ in (frozenset, tuple):
+        for x in v:
+            yield from _model_values(x)
+
+
+def _guess_nodes(templates: dict[str, Any], const_sets: list[Any], constants: dict[str, Any]) -> tuple[list[Any] | None, str]:
+    """The node set: the domain of per-node variables (a constant set when one matches)."""
+    from specula.tla import values as V
+
+    doms: Counter[frozenset[Any]] = Counter()
+    for v in templates.values():
+        if v.__class__ is V.Fn and v:
+            keys = frozenset(v.keys())
+            if any(k == keys for k in const_sets) or not all(isinstance(k, str) for k in keys):
+                doms[keys] += 1
+        elif v.__class__ is tuple and v and not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            pass  # sequences of data are not per-node (a tuple of 1..N functions is ambiguous)
+    if doms:
+        best, _ = doms.most_common(1)[0]
+        name = next((n for n, c in constants.items() if _same_set(c, best)), "")
+        return V.ordered(best), f"domain of per-node variables{' (' + name + ')' if name else ''}"
+    if len(const_sets) == 1:
+        return V.ordered(const_sets[0]), "the cfg's only constant set"
+    return None, ""
+
+
+def _same_set(c: Any, s: frozenset[Any]) -> bool:
+    from specula.tla import values as V
+
+    try:
+        return V.from_python(c) == s
+    except Exception:  # noqa: BLE001
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# validation
+
+
+def conformance(
+    spec_path: str | Path,
+    cfg_path: str | Path | None,
+    windows: Iterable[Window],
+    mapping: Mapping | str | Path | None = None,
+    *,
+    targets: Sequence[str] | None = None,
+    traces: Sequence[Trace] = (),
+    issues: Sequence[TraceIssue] = (),
+    search_path: Sequence[str | Path] = (),
+) -> ConformanceResult:
+    """Phase 3 over windows (and optionally whole traces) of one spec. Raises SpecError /
+    ConfigError for a broken spec, cfg or mapping; bad windows are scored failures."""
+    from specula.phases.runtime import build_model
+
+    if mapping is not None and not isinstance(mapping, Mapping):
+        mapping = load_mapping(mapping)
+    model, cfg = build_model(spec_path, cfg_path, search_path)
+    return validate_windows(model, windows, mapping, cfg=cfg, targets=targets, traces=traces, issues=issues)
+
+
+def validate_windows(
+    model: Any,
+    windows: Iterable[Window],
+    mapping: Mapping | None = None,
+    *,
+    cfg: Any = None,
+    targets: Sequence[str] | None = None,
+    traces: Sequence[Trace] = (),
+    issues: Sequence[TraceIssue] = (),
+) -> ConformanceResult:
+    """Validate ``windows`` against an already built Model."""
+    t0 = time.perf_counter()
+    info = spec_info(model, cfg)
+    if mapping is not None:
+        mapping.check_against(info.variables, info.actions, list(getattr(cfg, "constants", {}) or {}) + _defined_names(model))
+    binder = Binder(info, mapping)
+    rows: dict[str, ActionRow] = {}
+    causes: dict[str, Cause] = {}
+    results: list[WindowResult] = []
+    choices: Counter[str] = Counter()
+    verdicts: dict[str, tuple[bool, Cause | None, dict[str, str] | None]] = {}
+    checked = 0
+    for w in windows:
+        try:
+            b = binder.bind(w)
+        except BindError as exc:
+            name = (mapping.spec_action(w.action) if mapping else w.action)
+            kind = "unknown-action" if name not in info.actions else "bind"
+            cause = Cause(name, kind, str(exc) if kind == "bind" else f"the spec has no action {name} in Next")
+            _record(rows, causes, results, w, name, False, cause, None)
+            continue
+        for c in dict.fromkeys(b.choices):
+            choices[c] += 1
+        hit = verdicts.get(b.key)
+        if hit is None:
+            checked += 1
+            hit = _check(model, b, binder)
+            verdicts[b.key] = hit
+        ok, cause, params = hit
+        _record(rows, causes, results, w, b.action, ok, cause, params)
+    follows = [follow_trace(model, binder, tr) for tr in traces]
+    for tr in follows:
+        if not tr.ok and tr.failed_action and tr.failed_action not in rows:
+            pass
+    ordered = [rows[a] for a in sorted(rows, key=_action_order(model))]
+    scored = [r for r in ordered if r.total]
+    score = sum(r.leaderboard for r in scored) / len(scored) if scored else 0.0
+    spec_actions = list(info.actions)
+    tgt = list(targets) if targets is not None else None
+    no_windows = [a for a in (tgt if tgt is not None else []) if a not in rows or not rows[a].total]
+    unexercised = [a for a in spec_actions if a not in rows]
+    # rows for target actions without windows stay visible (excluded from the score)
+    for a in no_windows:
+        if a not in rows:
+            ordered.append(ActionRow(a))
+    cause_list = sorted(causes.values(), key=lambda c: (-c.count, c.action, c.title))
+    return ConformanceResult(
+        score=score,
+        actions=ordered,
+        causes=cause_list,
+        windows=results,
+        no_windows=no_windows,
+        unexercised=unexercised,
+        choices=dict(choices.most_common()),
+        issues=list(issues),
+        traces=follows,
+        seconds=time.perf_counter() - t0,
+        checked=checked,
+    )
+
+
+def _defined_names(model: Any) -> list[str]:
+    spec = getattr(model, "spec", None)
+    root = getattr(spec, "root", None)
+    names = getattr(root, "names", None)
+    return list(names) if isinstance(names, dict) else []
+
+
+def _action_order(model: Any):
+    order = {}
+    for a in model.actions:
+        order.setdefault(a.name, len(order))
+    return lambda name: (order.get(name, len(order)), name)
+
+
+def _record(rows: dict[str, ActionRow], causes: dict[str, Cause], results: list[WindowResult], w: Window,
+            action: str, ok: bool, cause: Cause | None, params: dict[str, str] | None) -> None:
+    row = rows.get(action)
+    if row is None:
+        row = rows[action] = ActionRow(action)
+    row.total += 1
+    if ok:
+        row.passed += 1
+        results.append(WindowResult(w.id, w.trace_id, action, True, w.source, None, params))
+        return
+    assert cause is not None
+    key = cause.key
+    c = causes.get(key)
+    if c is None:
+        c = causes[key] = Cause(cause.action, cause.kind, cause.title, 0, [], [], dict(cause.detail), cause.location)
+    c.count += 1
+    if len(c.windows) < MAX_EXAMPLES:
+        c.windows.append(w.id)
+        if w.source:
+            c.sources.append(w.source)
+    results.append(WindowResult(w.id, w.trace_id, action, False, w.source, key))
+
+
+def _fmt(v: Any) -> str:
+    from specula.tla.values import format_value
+
+    try:
+        return format_value(v)
+    except Exception:  # noqa: BLE001
+        return repr(v)
+
+
+def _span_loc(span: Any) -> str | None:
+    if span is None:
+        return None
+    f = getattr(span, "file", None)
+    line = getattr(span, "line", None)
+    col = getattr(span, "col", None)
+    if line is None:
+        return str(span)
+    return f"{f or '<spec>'}:{line}:{col or 1}"
+
+
+def _check(model: Any, b: Bound, binder: Binder) -> tuple[bool, Cause | None, dict[str, str] | None]:
+    try:
+        verdict = model.check_step(b.action, b.pre, b.post, b.params or None, b.free or None)
+    except EvalError as exc:
+        loc = _span_loc(getattr(exc, "span", None))
+        return False, Cause(b.action, "error", f"evaluation error: {exc}", location=loc), None
+    except SpeculaError as exc:
+        return False, Cause(b.action, "error", str(exc)), None
+    if getattr(verdict, "ok", False):
+        if b.post_summaries:
+            return _check_summaries(model, b, binder, verdict)
+        params = getattr(verdict, "params", None) or {}
+        return True, None, {k: _fmt(v) for k, v in params.items()}
+    return False, _cause_of(b, verdict), None
+
+
+def _cause_of(b: Bound, verdict: Any) -> Cause:
+    fc = getattr(verdict, "false_conjunct", None)
+    if fc is not None:
+        text = getattr(fc, "text", None) or (fc.get("text") if isinstance(fc, dict) else str(fc))
+        span = getattr(fc, "span", None) if not isinstance(fc, dict) else fc.get("span")
+        vals = getattr(fc, "values", None) if not isinstance(fc, dict) else fc.get("values")
+        detail = {k: _fmt(v) for k, v in (vals or {}).items()}
+        title = f"guard false: {' '.join(str(text).split())}"
+        return Cause(b.action, "conjunct", title, detail=detail, location=_span_loc(span))
+    mm = getattr(verdict, "mismatched", None) or {}
+    if mm:
+        detail: dict[str, Any] = {}
+        for var, pair in sorted(mm.items()):
+            expected, reachable = pair
+            reach = list(reachable)[:3] if reachable is not None else []
+            detail[f"{var}'"] = f"trace says {_fmt(expected)}; spec can produce only " + (
+                " or ".join(_fmt(r) for r in reach) if reach else "nothing"
+            ) + (" ..." if reachable is not None and len(list(reachable)) > 3 else "")
+        title = f"post-state differs in {', '.join(sorted(mm))}"
+        return Cause(b.action, "mismatch", title, detail=detail)
+    msg = getattr(verdict, "message", None) or "no successor agrees with the observed post-state"
+    return Cause(b.action, "mismatch", str(msg))
+
+
+def _check_summaries(model: Any, b: Bound, binder: Binder, verdict: Any) -> tuple[bool, Cause | None, dict[str, str] | None]:
+    """Abstracted variables: some successor of the (witness) pre-state must match the summaries."""
+    states = getattr(verdict, "post_states", None)
+    if states is None:
+        return False, Cause(b.action, "error", "the engine gives no successor states to compare abstracted variables"), None
+    idx = {v: i for i, v in enumerate(model.variables)}
+    for st in states:
+        if all(_summ_ok(st[idx[var]], s, binder.mapping.variables[var].abstract) for var, s in b.post_summaries.items()):
+            params = getattr(verdict, "params", None) or {}
+            return True, None, {k: _fmt(v) for k, v in params.items()}
+    return False, Cause(b.action, "mismatch", f"post-state differs in {', '.join(sorted(b.post_summaries))} (by summary)"), None
+
+
+def _summ_ok(value: Any, s: Any, ab: Any) -> bool:
+    if isinstance(s, Summary):
+        return summary_matches(value, s, ab)
+    try:
+        return all(summary_matches(value[n], sn, ab) for n, sn in s.items())
+    except (KeyError, TypeError, IndexError):
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# whole-trace mode
+
+
+def follow_trace(model: Any, binder: Binder, trace: Trace, max_states: int = MAX_TRACE_STATES) -> TraceFollow:
+    """Follow ``trace`` keeping every spec state consistent with it so far; report the first step
+    where no state is left, which action was tried and which other actions would match."""
+    from specula.tla.values import tla_eq
+
+    variables = tuple(model.variables)
+    idx = {v: i for i, v in enumerate(variables)}
+    m = binder.mapping
+    names = {a.index: a.name for a in model.actions}
+
+    def observe(raw: dict[str, Any]) -> dict[int, Any]:
+        vals, summ = binder.state(raw)
+        obs: dict[int, Any] = {idx[k]: v for k, v in vals.items()}
+        for var, s in summ.items():
+            obs[idx[var]] = ("summary", s, m.variables[var].abstract)
+        return obs
+
+    def agrees(state: tuple, obs: dict[int, Any]) -> bool:
+        for i, v in obs.items():
+            if v.__class__ is tuple and len(v) == 3 and v[0] == "summary":
+                if not _summ_ok(state[i], v[1], v[2]):
+                    return False
+            elif not tla_eq(state[i], v):
+                return False
+        return True
+
+    res = TraceFollow(trace.id, len(trace.steps), 0, False)
+    try:
+        obs0 = observe(trace.init) if trace.init is not None else {}
+        current = []
+        for s in model.init_states():
+            if agrees(s, obs0):
+                current.append(s)
+                if len(current) >= max_states:
+                    break
+    except (BindError, SpeculaError) as exc:
+        res.message = f"initial state: {exc}"
+        return res
+    if not current:
+        res.message = "no initial state of the spec agrees with the trace's initial state"
+        return res
+    res.max_states = len(current)
+    for step in trace.steps:
+        action = m.spec_action(step.action) if step.action else ""
+        try:
+            obs = observe(step.state)
+        except BindError as exc:
+            res.failed_seq, res.failed_action, res.message = step.seq, action, f"step {step.seq}: {exc}"
+            return res
+        nxt: dict[tuple, None] = {}
+        others: set[str] = set()
+        try:
+            for s in current:
+                for ai, t in model.next_states(s):
+                    name = names.get(ai, "")
+                    if action and name != action:
+                        if name not in others and agrees(t, obs):
+                            others.add(name)
+                        continue
+                    if t not in nxt and agrees(t, obs):
+                        nxt[t] = None
+                        if len(nxt) >= max_states:
+                            break
+        except SpeculaError as exc:
+            res.failed_seq, res.failed_action, res.message = step.seq, action, f"step {step.seq}: {exc}"
+            return res
+        if not nxt:
+            res.failed_seq, res.failed_action = step.seq, action
+            res.tried = [action] if action else sorted(set(names.values()))
+            res.explained_by = sorted(others)
+            hint = f"; the step matches {', '.join(res.explained_by)} instead" if res.explained_by else ""
+            res.message = (
+                f"step {step.seq} ({action or 'any action'}) has no successor agreeing with the trace "
+                f"after {res.followed} matched step(s){hint}"
+            )
+            return res
+        current = list(nxt)
+        res.followed += 1
+        res.max_states = max(res.max_states, len(current))
+    res.ok = True
+    res.message = f"all {res.steps} steps followed"
+    return res
