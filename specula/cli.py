@@ -80,6 +80,58 @@ def doctor(json_out: bool = JsonOpt) -> None:
 
 # --- tla commands (check) ---
 
+
+@app.command("check")
+def check_cmd(
+    spec: Path = typer.Argument(..., help="The spec to check (SPEC.tla)."),
+    config: Optional[Path] = typer.Option(None, "--config", "-c", help="Model config (default: SPEC.cfg)."),
+    syntax: bool = typer.Option(False, "--syntax", help="Only parse and analyse the spec (no model checking)."),
+    simulate_: bool = typer.Option(False, "--simulate", help="Random simulation instead of exhaustive search."),
+    num: int = typer.Option(50, "--num", help="Simulation: number of traces."),
+    depth: int = typer.Option(100, "--depth", help="Simulation: maximum states per trace."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Simulation: random seed (printed when not given)."),
+    max_states: Optional[int] = typer.Option(None, "--max-states", help="Stop after this many distinct states."),
+    max_depth: Optional[int] = typer.Option(None, "--max-depth", help="Do not explore beyond this depth."),
+    max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="Stop after this many seconds."),
+    no_deadlock: bool = typer.Option(False, "--no-deadlock", help="Do not report deadlocks (like TLC -deadlock)."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Model-check a TLA+ spec with specula's engine (TLC semantics) and print a TLC-like report."""
+    if syntax:
+        from specula.tla import load
+
+        loaded = load(str(spec))
+        if json_out:
+            _print_json({"schema": "specula.syntax/1", "spec": str(spec), "ok": True, "modules": sorted(loaded.modules)})
+        else:
+            _console().print(f"{spec}: syntax and semantics ok ({len(loaded.modules)} modules)", markup=False)
+        raise typer.Exit(0)
+    from specula.tla import report
+    from specula.tla.checker import Limits, build_model, check
+
+    cfg_path = config or spec.with_suffix(".cfg")
+    model, cfg = build_model(spec, cfg_path)
+    deadlock = False if no_deadlock else None
+    if simulate_:
+        from specula.tla.simulate import simulate
+
+        sim = simulate(model, num=num, depth=depth, seed=seed, max_seconds=max_seconds, cfg=cfg, check_deadlock=deadlock)
+        if json_out:
+            _print_json(report.simulation_to_json(sim, str(spec)))
+        else:
+            _console().print(report.render_simulation(sim, str(spec)))
+        raise typer.Exit(0 if sim.ok else 1)
+    err = _console(stderr=True)
+    on_progress = None if json_out else (lambda p: err.print(report.format_progress(p), markup=False))
+    limits = Limits(max_states=max_states, max_depth=max_depth, max_seconds=max_seconds, check_deadlock=deadlock, progress_every=5.0)
+    res = check(model, limits, on_progress=on_progress, cfg=cfg)
+    if json_out:
+        _print_json(report.check_to_json(res, str(spec), str(cfg_path)))
+    else:
+        _console().print(report.render_check(res, str(spec), str(cfg_path)))
+    raise typer.Exit(0 if res.verdict in ("ok", "limit") else 1)
+
+
 # --- traces/validate commands ---
 
 # --- phases/eval commands ---

@@ -22,7 +22,8 @@ from __future__ import annotations
 import time
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 from specula.errors import EvalError, SpeculaError
 
@@ -34,6 +35,8 @@ __all__ = [
     "CheckResult",
     "ModelProtocol",
     "check",
+    "check_spec",
+    "build_model",
     "VERDICTS",
 ]
 
@@ -597,3 +600,30 @@ class _Search:
         for ai, st in extra:
             out.append((labels[ai] if ai >= 0 else None, st))
         return out
+
+
+def build_model(spec_path: str | Path, cfg_path: str | Path | None = None, search_path: Sequence[str] = ()) -> tuple[Any, Any]:
+    """Load SPEC.tla and its .cfg (default: same name) and build the engine's Model."""
+    from specula.errors import ConfigError
+    from specula.tla import Model, load  # type: ignore[attr-defined]
+    from specula.tla.cfg import load_cfg
+
+    spec_path = Path(spec_path)
+    cfg_file = Path(cfg_path) if cfg_path is not None else spec_path.with_suffix(".cfg")
+    if not cfg_file.is_file():
+        raise ConfigError(f"model config not found: {cfg_file}", path=str(cfg_file))
+    spec = load(str(spec_path), search_path=tuple(str(p) for p in search_path))
+    cfg = load_cfg(cfg_file)
+    return Model(spec, cfg), cfg
+
+
+def check_spec(
+    spec_path: str | Path,
+    cfg_path: str | Path | None = None,
+    limits: Limits | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+    search_path: Sequence[str] = (),
+) -> CheckResult:
+    """Load, build and model-check a spec: the one call behind ``specula check``."""
+    model, cfg = build_model(spec_path, cfg_path, search_path)
+    return check(model, limits or Limits(), on_progress=on_progress, cfg=cfg)
