@@ -40,6 +40,7 @@ __all__ = [
     "validate_windows",
     "follow_trace",
     "spec_info",
+    "validate_files",
 ]
 
 SCHEMA = "specula.phase.conformance/1"
@@ -637,3 +638,58 @@ def follow_trace(model: Any, binder: Binder, trace: Trace, max_states: int = MAX
     res.ok = True
     res.message = f"all {res.steps} steps followed"
     return res
+
+
+# ---------------------------------------------------------------------------------------------
+# files -> result (what `specula validate` calls)
+
+
+def validate_files(
+    spec_path: str | Path,
+    cfg_path: str | Path | None = None,
+    window_files: Sequence[str | Path] = (),
+    traces_dir: str | Path | None = None,
+    mapping: Mapping | str | Path | None = None,
+    *,
+    targets: Sequence[str] | None = None,
+    whole_trace: bool = False,
+    search_path: Sequence[str | Path] = (),
+) -> ConformanceResult:
+    """Read window/trace files (problems collected, not fatal), cut event traces into windows of
+    the target actions, validate. ``whole_trace`` also follows each whole trace."""
+    from specula.errors import InputError
+    from specula.traces.cut import cut_windows
+    from specula.traces.readers import detect_format, find_trace_files, iter_windows, read_trace
+
+    files = [Path(f) for f in window_files]
+    if traces_dir is not None:
+        files += find_trace_files(traces_dir)
+    if not files:
+        raise InputError("no window or trace files given (use --windows FILE... or --traces DIR)")
+    if mapping is not None and not isinstance(mapping, Mapping):
+        mapping = load_mapping(mapping)
+    issues: list[TraceIssue] = []
+    windows: list[Window] = []
+    traces: list[Trace] = []
+    want = None
+    if targets is not None:
+        want = set(targets)
+        if mapping is not None:  # targets are spec names; traces may use their own
+            want |= {t for t, s in mapping.actions.items() if s in want}
+    for f in files:
+        if not f.is_file():
+            raise InputError("no such file", path=str(f))
+        try:
+            fmt = detect_format(f)
+        except SpeculaError as exc:
+            issues.append(TraceIssue(str(f), getattr(exc, "line", None), str(exc)))
+            continue
+        if fmt in ("events", "tlc-json"):
+            tr = read_trace(f, issues, fmt)
+            windows.extend(cut_windows(tr, want))
+            if whole_trace:
+                traces.append(tr)
+        else:
+            windows.extend(iter_windows(f, issues, fmt))
+    return conformance(spec_path, cfg_path, windows, mapping, targets=targets, traces=traces, issues=issues,
+                       search_path=search_path)
