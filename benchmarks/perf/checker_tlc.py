@@ -97,7 +97,7 @@ def run_tlc(tla: str | Path, cfg: str | Path | None = None, timeout: float = 600
     meta.mkdir(parents=True, exist_ok=True)
     cmd = [
         "java", "-XX:+UseParallelGC", f"-DTLA-Library={CMTLA}", "-cp", jar, "tlc2.TLC",
-        "-workers", "1", "-metadir", str(meta), "-config", str(cfg), *extra, tla.name,
+        "-workers", "1", "-noGenerateSpecTE", "-metadir", str(meta), "-config", str(cfg), *extra, tla.name,
     ]
     t = time.monotonic()
     proc = subprocess.run(cmd, cwd=tla.parent, capture_output=True, text=True, timeout=timeout)
