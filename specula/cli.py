@@ -258,6 +258,114 @@ def bench_traces(
         _console().print(f"recorded {len(files)} trace(s) of {system} in {out}")
 
 
+@bench_app.command("list")
+def bench_list(
+    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="A SysMoBench checkout: list its tasks too."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """List benchmark tasks: language, files, required actions, traces, what is missing."""
+    from specula.bench.tasks import list_tasks
+
+    tasks = list_tasks(sysmobench)
+    if json_out:
+        _print_json({"schema": "specula.bench.tasks/1", "tasks": [t.to_dict() for t in tasks]})
+        return
+    from rich.table import Table
+
+    table = Table(title="benchmark tasks")
+    for col in ("task", "kind", "lang", "module", "required actions", "traces", "missing"):
+        table.add_column(col)
+    for t in tasks:
+        n = len(t.trace_files()) + len(t.window_files)
+        table.add_row(t.name, t.kind, t.language, t.spec_module, ", ".join(t.target_actions), str(n), "; ".join(t.missing()))
+    _console().print(table)
+
+
+@bench_app.command("eval")
+def bench_eval(
+    spec_dir: Path = typer.Option(..., "--spec-dir", help="Folder of specs: DIR/<task>/<Module>.tla or DIR/<task>/<run>/<Module>.tla."),
+    entry: str = typer.Option(..., "--entry", help="Leaderboard entry name for these specs (e.g. external/mytool)."),
+    tasks: Optional[list[str]] = typer.Option(None, "--task", help="Tasks to score (default: every task with specs)."),
+    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks."),
+    results: Path = typer.Option(Path("bench-results/results.jsonl"), "--results", help="Results store (JSON lines)."),
+    seed: int = typer.Option(0, "--seed", help="Base seed of runtime coverage runs."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Score existing specs (another tool's output, say) without an LLM; results are resumable."""
+    from specula.bench.results import ResultStore
+    from specula.bench.scoring import eval_spec_dir
+    from specula.bench.tasks import list_tasks, load_task
+    from specula.phases import RuntimeSettings
+
+    if not spec_dir.is_dir():
+        from specula.errors import InputError
+
+        raise InputError("spec folder not found", str(spec_dir))
+    chosen = [load_task(t, sysmobench) for t in tasks] if tasks else list_tasks(sysmobench)
+    store = ResultStore(results)
+    con = _console(stderr=True)
+    recs = eval_spec_dir(
+        spec_dir, chosen, entry, store, RuntimeSettings(seed=seed),
+        on_record=lambda r: con.print(f"{r.task} run {r.run}: overall {r.overall:.3f}"),
+    )
+    if json_out:
+        _print_json({"schema": "specula.bench.eval/1", "records": [r.to_dict() for r in recs]})
+    else:
+        _console().print(f"scored {len(recs)} spec(s); results in {results}")
+
+
+@app.command()
+def leaderboard(
+    results: Path = typer.Option(Path("bench-results/results.jsonl"), "--results", help="Results store (JSON lines)."),
+    suite: Optional[list[str]] = typer.Option(None, "--task", help="Tasks of the suite (default: every bundled task)."),
+    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="Use the SysMoBench checkout's tasks as the suite."),
+    fmt: str = typer.Option("table", "--format", help="table | markdown | html"),
+    best_of: int = typer.Option(5, "--best-of", help="Runs per task considered (best one counts)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the rendering here."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Rank entries with SysMoBench's aggregation (best of N per task, mean over the whole suite)."""
+    from specula.bench.leaderboard import build_leaderboard, render_html_board, render_markdown, PHASES
+    from specula.bench.results import ResultStore
+    from specula.bench.tasks import list_tasks
+    from specula.errors import InputError
+
+    if fmt not in ("table", "markdown", "html"):
+        raise InputError(f"--format must be table, markdown or html, not {fmt!r}")
+    if suite:
+        names = list(suite)
+    elif sysmobench:
+        names = [t.name for t in list_tasks(sysmobench) if t.kind == "sysmobench"]
+    else:
+        names = [t.name for t in list_tasks()]
+    board = build_leaderboard(ResultStore(results).records(), names, best_of)
+    if json_out:
+        _print_json(board.to_dict())
+        return
+    if fmt == "markdown":
+        text = render_markdown(board)
+    elif fmt == "html":
+        text = render_html_board(board)
+    else:
+        text = None
+    if out and text is not None:
+        out.write_text(text + "\n", encoding="utf-8")
+        _console().print(f"wrote {out}")
+        return
+    if text is not None:
+        sys.stdout.write(text + "\n")
+        return
+    from rich.table import Table
+
+    table = Table(title=f"leaderboard ({len(names)} tasks; missing = 0)")
+    for col in ("#", "entry", "overall", *PHASES, "runs", "cost"):
+        table.add_column(col)
+    for i, r in enumerate(board.rows, 1):
+        table.add_row(str(i), r.entry, f"{r.overall:.3f}", *(f"{r.phases[p]:.3f}" for p in PHASES), str(r.runs),
+                      "" if r.cost_usd is None else f"${r.cost_usd:.2f}")
+    _console().print(table)
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Console entry point: runs the app and turns specula errors into exit codes."""
     try:

@@ -24,7 +24,7 @@ from specula.phases import (
     translate_static,
 )
 
-__all__ = ["TaskData", "task_data", "eval_spec"]
+__all__ = ["TaskData", "task_data", "eval_spec", "find_specs", "eval_spec_dir"]
 
 
 @dataclass
@@ -102,3 +102,55 @@ def eval_spec(
     card.meta["invariants_translated"] = len(invariant_defs)
     card.meta["invariants_untranslated"] = [t.name for t in untranslated]
     return card
+
+
+def find_specs(spec_dir: Path, task: Task) -> list[tuple[int, Path]]:
+    """Specs for ``task`` under ``spec_dir``: ``<dir>/<task>/<Module>.tla`` (run 1) or
+    ``<dir>/<task>/<run>/<Module>.tla`` (runs numbered in sorted folder order)."""
+    base = spec_dir / task.name
+    if not base.is_dir():
+        return []
+    module = f"{task.spec_module}.tla"
+    if (base / module).is_file():
+        return [(1, base / module)]
+    runs = [d for d in sorted(base.iterdir()) if d.is_dir() and (d / module).is_file()]
+    return [(i, d / module) for i, d in enumerate(runs, 1)]
+
+
+def eval_spec_dir(
+    spec_dir: Path,
+    tasks: Sequence[Task],
+    entry: str,
+    store: Any,
+    runtime: RuntimeSettings = RuntimeSettings(),
+    invariant_seconds: float = 60.0,
+    on_record: Callable[[Any], None] | None = None,
+) -> list[Any]:
+    """Score every spec found for ``tasks`` and append a record per (task, run) not yet stored."""
+    from specula.bench.results import RunRecord
+
+    out = []
+    for task in tasks:
+        data = None
+        for run, spec in find_specs(spec_dir, task):
+            if store.has(entry, task.name, run):
+                continue
+            data = data or task_data(task)
+            card = eval_spec(spec, task, spec.with_suffix(".cfg"), data=data, runtime=runtime,
+                             invariant_seconds=invariant_seconds)
+            card_path = spec.with_name(spec.stem + ".scorecard.json")
+            card_path.write_text(card.to_json() + "\n", encoding="utf-8")
+            rec = RunRecord(
+                entry=entry,
+                task=task.name,
+                run=run,
+                overall=card.overall,
+                scores={p: card.score(p) for p in ("syntax", "runtime", "conformance", "invariants")},
+                spec=str(spec),
+                scorecard=str(card_path),
+            )
+            store.append(rec)
+            out.append(rec)
+            if on_record:
+                on_record(rec)
+    return out

@@ -87,11 +87,11 @@ class Task:
         out = []
         if not self.trace_files() and not self.window_files:
             if self.kind == "sysmobench":
-                out.append("traces need the instrumented build of the target system (see the task's phase3 notes)")
+                out.append("traces: needs the instrumented system build")
             else:
-                out.append("no traces: run `specula bench traces " + self.name + "`")
+                out.append(f"traces: run `specula bench traces {self.name}`")
         if self.invariants is None or not self.invariants.is_file():
-            out.append("no invariant templates")
+            out.append("invariant templates")
         return out
 
     def to_dict(self) -> dict[str, Any]:

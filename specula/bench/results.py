@@ -1,0 +1,85 @@
+"""The results store: one JSON line per scored run, appended and flushed, safe to resume.
+
+A record says which entry (agent + model, or an external tool's name) produced which spec for
+which task, its four phase scores and overall, and how it was produced (specula version, model,
+budget, cost). A runner asks :meth:`ResultStore.has` before redoing a (entry, task, run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from specula.errors import TraceError
+
+__all__ = ["RunRecord", "ResultStore", "RESULTS_SCHEMA"]
+
+RESULTS_SCHEMA = "specula.result/1"
+
+
+@dataclass
+class RunRecord:
+    entry: str  # leaderboard row: e.g. "specula-agent/anthropic/claude-sonnet-4-6" or "external/foo"
+    task: str
+    run: int
+    overall: float
+    scores: dict[str, float]
+    status: str = "scored"  # "scored" | "failed" (the run produced no spec; scores 0)
+    spec: str | None = None
+    scorecard: str | None = None
+    run_dir: str | None = None
+    model: str | None = None
+    budget: dict[str, Any] = field(default_factory=dict)
+    cost_usd: float | None = None
+    tokens: int | None = None
+    specula_version: str = ""
+    timestamp: str = ""
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema": RESULTS_SCHEMA, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RunRecord":
+        known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        return cls(**known)
+
+
+class ResultStore:
+    """Append-only JSON-lines file of :class:`RunRecord`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def records(self) -> Iterator[RunRecord]:
+        if not self.path.is_file():
+            return
+        with self.path.open(encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                try:
+                    yield RunRecord.from_dict(json.loads(line))
+                except (json.JSONDecodeError, TypeError) as exc:
+                    raise TraceError(f"bad results record: {exc}", str(self.path), lineno) from None
+
+    def has(self, entry: str, task: str, run: int) -> bool:
+        return any(r.entry == entry and r.task == task and r.run == run for r in self.records())
+
+    def append(self, rec: RunRecord) -> None:
+        from specula import __version__
+
+        if not rec.specula_version:
+            rec.specula_version = __version__
+        if not rec.timestamp:
+            rec.timestamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(rec.to_dict(), default=str) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
