@@ -8,6 +8,7 @@ input error. Heavy modules (SDKs, the engine) are imported inside commands so
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -388,7 +389,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         if kind == "Abort":
             sys.stderr.write("aborted\n")
             return 130
-        raise
+        if os.environ.get("SPECULA_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"specula: internal error: {type(exc).__name__}: {exc}\n"
+            "  (this is a bug in specula; rerun with SPECULA_DEBUG=1 for the traceback)\n"
+        )
+        return 2
     return 0
 
 

@@ -56,3 +56,16 @@ def test_help_does_not_import_sdks():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_internal_errors_print_one_line_not_a_traceback(monkeypatch, capsys):
+    import specula.cli as cli
+
+    def boom() -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(cli, "app", lambda **kw: boom())
+    monkeypatch.delenv("SPECULA_DEBUG", raising=False)
+    assert cli.main(["doctor"]) == 2
+    err = capsys.readouterr().err
+    assert "internal error: RuntimeError: kaboom" in err and "Traceback" not in err
