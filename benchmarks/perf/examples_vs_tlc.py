@@ -1,0 +1,147 @@
+"""Agreement with TLC on the small models of tlaplus/Examples.
+
+For every model in a ``manifest.json`` with mode "exhaustive search" and a recorded runtime under
+one minute, run specula's checker (in a subprocess with a timeout) and compare with TLC's
+recorded result (success / safety failure) and, where recorded, distinct and total state
+counts. Models whose properties need liveness checking are listed but left out of the rate.
+
+    python benchmarks/perf/examples_vs_tlc.py [--examples /work/ext/examples] [--only SUBSTR]
+        [--timeout 120] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+WORKER = r"""
+import json, sys, time
+from specula.tla.checker import Limits, check, build_model
+spec, cfg, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
+t = time.monotonic()
+out = {}
+try:
+    model, c = build_model(spec, cfg)
+    r = check(model, Limits(max_seconds=secs), cfg=c)
+    out = {"verdict": r.verdict, "distinct": r.distinct, "generated": r.generated, "depth": r.depth,
+           "message": r.message[:300], "stopped": r.stopped,
+           "not_checked": [p.name for p in r.properties if p.status == "not checked"]}
+except BaseException as exc:  # report every failure as data
+    diags = getattr(exc, "diagnostics", None)
+    msg = str(exc)
+    if callable(diags):
+        try:
+            d = diags()[0]
+            msg = f"{d.location()}: {d.message}"
+        except Exception:
+            pass
+    out = {"verdict": "crash", "message": (type(exc).__name__ + ": " + msg)[:300]}
+out["seconds"] = round(time.monotonic() - t, 2)
+print("@@RESULT@@" + json.dumps(out))
+"""
+
+
+@dataclass
+class Row:
+    model: str
+    tlc_result: str
+    tlc_distinct: int | None
+    tlc_total: int | None
+    verdict: str = ""
+    distinct: int | None = None
+    generated: int | None = None
+    seconds: float = 0.0
+    status: str = ""  # agree | disagree | liveness | crash | timeout
+    note: str = ""
+
+
+def models(examples: Path, only: str | None) -> list[tuple[Path, Path, dict]]:
+    found = []
+    for mf in sorted(examples.glob("specifications/*/manifest.json")):
+        data = json.loads(mf.read_text())
+        for mod in data.get("modules", []):
+            for md in mod.get("models", []):
+                if md.get("mode") != "exhaustive search":
+                    continue
+                try:
+                    h, m, s = (int(x) for x in md.get("runtime", "").split(":"))
+                except ValueError:
+                    continue
+                if h * 3600 + m * 60 + s >= 60 or md.get("result") not in ("success", "safety failure", "liveness failure"):
+                    continue
+                if only and only not in md["path"]:
+                    continue
+                found.append((examples / mod["path"], examples / md["path"], md))
+    return found
+
+
+def agree(row: Row, res: dict) -> tuple[str, str]:
+    v = res.get("verdict")
+    if v == "crash":
+        return "crash", res.get("message", "")
+    if row.tlc_result == "liveness failure" or (res.get("not_checked") and row.tlc_result == "success" and v == "ok"):
+        return "liveness", "temporal properties: " + ", ".join(res.get("not_checked") or ["?"])
+    if v == "limit":
+        return "timeout", res.get("message", "")
+    want_ok = row.tlc_result == "success"
+    if want_ok != (v == "ok"):
+        return "disagree", f"verdict {v}: {res.get('message', '')}"
+    if want_ok and row.tlc_distinct is not None:
+        if (res.get("distinct"), res.get("generated")) != (row.tlc_distinct, row.tlc_total):
+            return "disagree", f"counts {res.get('distinct')}/{res.get('generated')} vs TLC {row.tlc_distinct}/{row.tlc_total}"
+    return "agree", ""
+
+
+def run(examples: Path, only: str | None, timeout: float, out_json: Path | None) -> list[Row]:
+    rows: list[Row] = []
+    for tla, cfg, md in models(examples, only):
+        rel = str(cfg.relative_to(examples / "specifications"))
+        row = Row(rel, md["result"], md.get("distinctStates"), md.get("totalStates"))
+        t = time.monotonic()
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-c", WORKER, str(tla), str(cfg), str(timeout)],
+                capture_output=True, text=True, timeout=timeout + 30, cwd=tla.parent,
+            )
+            line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("@@RESULT@@")), None)
+            res = json.loads(line[len("@@RESULT@@"):]) if line else {"verdict": "crash", "message": proc.stderr[-300:]}
+        except subprocess.TimeoutExpired:
+            res = {"verdict": "limit", "message": "timeout"}
+        row.seconds = round(time.monotonic() - t, 1)
+        row.verdict = res.get("verdict", "")
+        row.distinct, row.generated = res.get("distinct"), res.get("generated")
+        row.status, row.note = agree(row, res)
+        rows.append(row)
+        print(f"{row.status:9} {row.model:60} TLC {row.tlc_result:15} {row.tlc_distinct!s:>8}/{row.tlc_total!s:<9} "
+              f"specula {row.verdict:15} {row.distinct!s:>8}/{row.generated!s:<9} {row.seconds:6.1f}s {row.note[:120]}",
+              flush=True)
+        if out_json:
+            out_json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
+    counted = [r for r in rows if r.status != "liveness"]
+    ok = sum(r.status == "agree" for r in counted)
+    print(f"\n{len(rows)} models; {len(rows) - len(counted)} need liveness (not counted); "
+          f"agreement {ok}/{len(counted)} = {100 * ok / max(1, len(counted)):.1f}%")
+    by: dict[str, int] = {}
+    for r in counted:
+        by[r.status] = by.get(r.status, 0) + 1
+    print("by status:", by)
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--examples", type=Path, default=Path("/work/ext/examples"))
+    ap.add_argument("--only", default=None)
+    ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--json", type=Path, default=None)
+    a = ap.parse_args()
+    run(a.examples, a.only, a.timeout, a.json)
+
+
+if __name__ == "__main__":
+    main()
