@@ -349,14 +349,16 @@ class Binder:
         if unbound:
             choices.append(f"{action}: parameters {', '.join(unbound)} range over their domains in Next (not bound)")
 
-        if w.input is not None and not input_used:
+        if w.input is not None:
             mv = self.message_var
             if mv is None:
-                choices.append("input message ignored (no message parameter or message variable)")
-            else:
+                if not input_used:
+                    choices.append("input message ignored (no message parameter or message variable)")
+            elif not input_used or mv not in pre:
+                # the consumed message was in flight: put it into the (unobserved) message variable
                 msg = self.value(w.input, None, table, False, choices)
                 pre[mv] = self._add_message(pre.get(mv), self.info.templates.get(mv), msg)
-                choices.append(f"input message put into {mv}")
+                choices.append(f"input message put into {mv}" + (" (pre-state)" if input_used else ""))
 
         free: dict[str, list[Any]] = {}
         unobserved = [v for v in vars_ if v not in pre]
