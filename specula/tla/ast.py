@@ -290,7 +290,10 @@ class Case(Node):
 
 @dataclass(frozen=True, slots=True)
 class Let(Node):
-    defs: tuple["OpDef | FuncDef | RecursiveDecl", ...]
+    """``LET defs IN body``; defs may include ``I == INSTANCE M WITH ...`` (an InstanceDef whose
+    instantiated scope is ``Scope.let_instances[id(node)]`` of the enclosing module)."""
+
+    defs: tuple["OpDef | FuncDef | RecursiveDecl | InstanceDef", ...]
     body: "Expr"
 
 
