@@ -1,0 +1,5 @@
+---- MODULE WellFoundedInduction ----
+(* specula's stub of the TLAPS library module WellFoundedInduction: its theorems only matter to
+   proofs, which specula parses and ignores; it keeps the EXTENDS chain. *)
+EXTENDS Naturals
+====
