@@ -36,6 +36,7 @@ __all__ = [
     "ModelProtocol",
     "check",
     "check_spec",
+    "classify_property",
     "build_model",
     "VERDICTS",
 ]
@@ -311,6 +312,102 @@ _STOP_MESSAGES = {
 }
 
 
+
+def classify_property(model: Any, name: str) -> list[tuple[str, Callable]] | None:
+    """Split a PROPERTY into what the safety search can check, as TLC does.
+
+    Conjunctions are split (through definitions and instances, e.g. a refinement ``Abs!Spec``);
+    ``[][A]_v`` -> ("action", (s, t) -> bool); ``[]P`` with P a state predicate ->
+    ("invariant", s -> bool); a state predicate outside any temporal operator -> ("init",
+    s -> bool), checked on initial states; anything else (``<>``, ``~>``, WF/SF, ...) ->
+    ("temporal", None), left to liveness checking. ``None`` when the model offers no compiler.
+    """
+    own = getattr(model, "classify_property", None)
+    if callable(own):
+        return own(name)
+    comp = getattr(model, "compiler", None)
+    env0 = getattr(model, "env", None)
+    node0 = getattr(model, "_expr_node", None)
+    if comp is None or env0 is None or node0 is None:
+        return None
+    from specula.tla import ast as A
+    from specula.tla.compile import PRIME
+
+    frame = comp.frame
+    out: list[tuple[str, Callable]] = []
+
+    def unfold(node: Any, env: Any) -> tuple[Any, Any] | None:
+        """A zero-argument reference to a user definition -> (body, env of the body)."""
+        try:
+            if isinstance(node, A.OpApp) and node.prefix and not node.args:
+                op, ienv = comp._instance_op(node, env)
+                if op.body is not None and not op.params and op.native is None:
+                    return op.body, op.env or ienv
+                return None
+            nm = node.name if isinstance(node, A.Name) or (isinstance(node, A.OpApp) and not node.args) else None
+            if nm is None or nm in env.locals:
+                return None
+            b = comp.resolve(nm, env, getattr(node, "span", None))
+        except Exception:
+            return None
+        if b[0] == "op" and b[1].native is None and b[1].body is not None and not b[1].params:
+            return b[1].body, b[1].env or env
+        return None
+
+    def compiled(node: Any, env: Any) -> tuple[Callable, frozenset] | None:
+        try:
+            return comp.expr(node, env)
+        except Exception:
+            return None
+
+    def walk(node: Any, env: Any, depth: int = 0) -> None:
+        if depth > 50:
+            out.append(("temporal", None))
+            return
+        if isinstance(node, A.And) or (isinstance(node, A.OpApp) and node.name == "/\\" and not node.prefix):
+            for a in node.args:
+                walk(a, env, depth + 1)
+            return
+        if isinstance(node, A.OpApp) and node.name == "[]" and len(node.args) == 1 and not node.prefix:
+            inner, ienv = node.args[0], env
+            for _ in range(20):
+                u = unfold(inner, ienv)
+                if u is None:
+                    break
+                inner, ienv = u
+            c = compiled(inner, ienv)
+            if c is not None:
+                fn, deps = c
+                if isinstance(inner, A.BoxAction) or PRIME in deps:
+                    out.append(("action", lambda s, t, fn=fn: fn(s, t, frame) is True))
+                else:
+                    out.append(("invariant", lambda s, fn=fn: fn(s, None, frame) is True))
+                return
+            out.append(("temporal", None))
+            return
+        u = unfold(node, env)
+        if u is not None:
+            c = compiled(node, env)
+            if c is not None and PRIME not in c[1]:
+                fn = c[0]
+                out.append(("init", lambda s, fn=fn: fn(s, None, frame) is True))
+                return
+            walk(u[0], u[1], depth + 1)
+            return
+        c = compiled(node, env)
+        if c is not None and PRIME not in c[1]:
+            fn = c[0]
+            out.append(("init", lambda s, fn=fn: fn(s, None, frame) is True))
+            return
+        out.append(("temporal", None))
+
+    try:
+        walk(node0(name), env0)
+    except Exception:
+        return None
+    return out
+
+
 @dataclass
 class _Plan:
     invariants: list[tuple[str, Callable[[State], bool]]]
@@ -329,9 +426,8 @@ class _Plan:
         init_props: list[tuple[str, Callable[[State], bool]]] = []
         action_props: list[tuple[str, Callable[[State, State], bool]]] = []
         results: list[PropertyResult] = []
-        classify = getattr(model, "classify_property", None)
         for name in getattr(cfg, "properties", None) or []:
-            parts = classify(name) if callable(classify) else None
+            parts = classify_property(model, name)
             if parts is None:
                 results.append(PropertyResult(name, "temporal", "not checked", "temporal properties need liveness checking"))
                 continue
