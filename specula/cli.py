@@ -235,6 +235,140 @@ def eval_cmd(
     raise typer.Exit(1 if fail_under is not None and card.overall < fail_under else 0)
 
 # --- code commands ---
+_RepoArg = typer.Argument(..., help="Repository: a directory, a git URL, or a bare repository.")
+_TestsOpt = typer.Option(False, "--tests", help="Also index test code.")
+_VendoredOpt = typer.Option(False, "--vendored", help="Also index vendored and generated code.")
+_CommitOpt = typer.Option(None, "--commit", help="Revision to check out (git repositories).")
+
+
+def _code_index(repo: str, tests: bool, vendored: bool, commit: Optional[str]):
+    from specula.code import IndexOptions, index_repo
+
+    opts = IndexOptions(include_tests=tests, include_vendored=vendored, include_generated=vendored)
+    return index_repo(repo, opts, commit=commit)
+
+
+def _code_out(result, json_out: bool, found: bool = True) -> None:
+    if json_out:
+        _print_json(result.to_dict())
+    else:
+        sys.stdout.write(result.render() + "\n")
+    raise typer.Exit(0 if found else 1)
+
+
+@code_app.command("index")
+def code_index(repo: str = _RepoArg, tests: bool = _TestsOpt, vendored: bool = _VendoredOpt,
+               commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+    """Index a repository (functions, types, fields, globals, calls, writes); cached by content hash."""
+    summary = _code_index(repo, tests, vendored, commit).summary()
+    if json_out:
+        _print_json(summary)
+        raise typer.Exit(0)
+    st = summary["stats"]
+    con = _console()
+    con.print(f"{summary['root']}: {summary['files']} files {summary['languages']} in {st['seconds']:.2f}s "
+              f"({st['parsed']} parsed, {st['cached']} from cache, {st['workers']} worker(s))")
+    con.print("symbols: " + ", ".join(f"{k} {v}" for k, v in summary["symbols"].items()))
+    con.print(f"calls {summary['calls']}, writes {summary['writes']}; skipped {st['skipped'] or 'nothing'}")
+    if summary["files_with_syntax_errors"]:
+        con.print(f"{len(summary['files_with_syntax_errors'])} file(s) with syntax errors (kept what parsed): "
+                  + ", ".join(summary["files_with_syntax_errors"][:8]))
+    raise typer.Exit(0)
+
+
+@code_app.command("map")
+def code_map(repo: str = _RepoArg,
+             focus: str = typer.Option("", "--focus", help="Task text to rank by."),
+             budget: int = typer.Option(4000, "--budget", help="Approximate token budget."),
+             name: list[str] = typer.Option([], "--name", help="Identifier to favour (repeatable)."),
+             file: list[str] = typer.Option([], "--file", help="File to favour (repeatable)."),
+             tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+             json_out: bool = JsonOpt) -> None:
+    """Ranked repo map for a focus: signatures with elided bodies, fitted to a token budget."""
+    from specula.code import repo_map
+
+    if budget <= 0:
+        raise typer.BadParameter("--budget must be positive", param_hint="--budget")
+    _code_out(repo_map(_code_index(repo, tests, vendored, commit), focus, budget, names=name, files=file), json_out)
+
+
+@code_app.command("show")
+def code_show(repo: str = _RepoArg, symbol: str = typer.Argument(..., help="Name, Type.name or file:name."),
+              max_lines: int = typer.Option(250, "--max-lines"), tests: bool = _TestsOpt,
+              vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+    """Show a symbol's source with line numbers."""
+    from specula.code import show_symbol
+
+    _code_out(show_symbol(_code_index(repo, tests, vendored, commit), symbol, max_lines=max_lines), json_out)
+
+
+@code_app.command("search")
+def code_search(repo: str = _RepoArg, pattern: str = typer.Argument(...),
+                symbol: bool = typer.Option(False, "--symbol", help="Search symbol names instead of lines."),
+                literal: bool = typer.Option(False, "--literal", help="Pattern is plain text, not a regex."),
+                ignore_case: bool = typer.Option(False, "-i", "--ignore-case"),
+                path: str = typer.Option("", "--path", help="Only under this folder or file."),
+                tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+                json_out: bool = JsonOpt) -> None:
+    """Search code lines by regex, or symbols by name (--symbol). Exit 1 when nothing matches."""
+    from specula.code import find_symbols, search_code
+
+    ix = _code_index(repo, tests, vendored, commit)
+    if symbol:
+        res = find_symbols(ix, pattern)
+        _code_out(res, json_out, bool(res.symbols))
+    res = search_code(ix, pattern, regex=not literal, ignore_case=ignore_case, path=path)
+    _code_out(res, json_out, bool(res.matches))
+
+
+@code_app.command("symbols")
+def code_symbols(repo: str = _RepoArg, file: str = typer.Argument(..., help="File path (a unique suffix works)."),
+                 tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+                 json_out: bool = JsonOpt) -> None:
+    """List a file's symbols."""
+    from specula.code import file_symbols
+
+    _code_out(file_symbols(_code_index(repo, tests, vendored, commit), file), json_out)
+
+
+@code_app.command("callers")
+def code_callers(repo: str = _RepoArg, name: str = typer.Argument(...), tests: bool = _TestsOpt,
+                 vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+    """Who calls NAME (by name; also uses as a function value)."""
+    from specula.code import callers
+
+    res = callers(_code_index(repo, tests, vendored, commit), name)
+    _code_out(res, json_out, bool(res.calls))
+
+
+@code_app.command("callees")
+def code_callees(repo: str = _RepoArg, name: str = typer.Argument(...), tests: bool = _TestsOpt,
+                 vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+    """What function NAME calls, with where each callee is defined."""
+    from specula.code import callees
+
+    _code_out(callees(_code_index(repo, tests, vendored, commit), name), json_out)
+
+
+@code_app.command("fields")
+def code_fields(repo: str = _RepoArg, type_name: str = typer.Argument(..., metavar="TYPE"), tests: bool = _TestsOpt,
+                vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+    """The fields of a type and where each is written."""
+    from specula.code import type_fields
+
+    _code_out(type_fields(_code_index(repo, tests, vendored, commit), type_name), json_out)
+
+
+@code_app.command("writes")
+def code_writes(repo: str = _RepoArg, name: str = typer.Argument(..., help="field, Type.field or function.local"),
+                tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+                json_out: bool = JsonOpt) -> None:
+    """Where a field or variable is assigned or mutated."""
+    from specula.code import writes_to
+
+    res = writes_to(_code_index(repo, tests, vendored, commit), name)
+    _code_out(res, json_out, bool(res.writes))
+
 
 # --- agent/model commands ---
 
@@ -370,7 +504,9 @@ def leaderboard(
 def main(argv: Optional[list[str]] = None) -> int:
     """Console entry point: runs the app and turns specula errors into exit codes."""
     try:
-        app(args=argv, prog_name="specula", standalone_mode=False)
+        rc = app(args=argv, prog_name="specula", standalone_mode=False)
+        if isinstance(rc, int) and rc:  # click returns typer.Exit codes when not standalone
+            return rc
     except SpeculaError as exc:
         from specula.diagnostics import render_concise
 

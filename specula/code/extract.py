@@ -9,6 +9,7 @@ Files with syntax errors still yield whatever parsed.
 from __future__ import annotations
 
 import hashlib
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,6 +35,9 @@ _TEXT_MAX = 48
 _LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                      "destructor_name", "operator_name", "namespace_identifier"})
 _SKIP_CHILDREN = frozenset({"type_qualifier", "ms_pointer_modifier", "attribute_specifier", "comment"})
+
+
+_ANNOTATIONS = re.compile(r"^(?:@[\w.]+(?:\((?:[^()]|\([^()]*\))*\))?\s+)+")
 
 
 def content_sha(data: bytes) -> str:
@@ -114,7 +118,7 @@ def _signature(node, source: bytes) -> str:
     body = node.child_by_field_name("body")
     end = body.start_byte if body is not None else node.end_byte
     sig = " ".join(source[node.start_byte : end].decode("utf-8", "replace").split())
-    sig = sig.rstrip("{;").rstrip()
+    sig = _ANNOTATIONS.sub("", sig).rstrip("{;").rstrip()
     if sig.endswith(":") and not sig.endswith("::"):
         sig = sig[:-1]
     return sig if len(sig) <= _SIG_MAX else sig[: _SIG_MAX - 1] + "…"

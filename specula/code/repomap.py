@@ -1,0 +1,146 @@
+"""The repo map: ranked symbols rendered as signatures with elided bodies, fitted to a token budget.
+
+Ranking is ``rank.rank_symbols``; this module only renders and fits. The budget is met by a
+binary search over how many of the best-ranked symbols to show. Tokens are estimated as
+characters / 4 (no tokenizer dependency).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from specula.code.model import FUNCTION_KINDS, TYPE_KINDS, RepoIndex, Symbol
+from specula.code.rank import Focus, RankedSymbol, RankWeights, norm_ident, rank_symbols, split_words
+
+__all__ = ["RepoMap", "repo_map", "render_map", "estimate_tokens"]
+
+MAX_CANDIDATES = 1500
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CONSTANT = re.compile(r"\b(final|const|constexpr)\b")
+MAX_FIELDS = 40
+
+
+def estimate_tokens(text: str) -> int:
+    return (len(text) + 3) // 4
+
+
+@dataclass
+class RepoMap:
+    """A rendered map: ``text`` for the prompt, ``entries`` (included symbols, best first) as data."""
+
+    text: str
+    tokens: int
+    budget: int
+    focus: str
+    entries: list[RankedSymbol] = field(default_factory=list)
+    ranked_total: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "schema": "specula.code.map/1",
+            "focus": self.focus,
+            "budget": self.budget,
+            "tokens": self.tokens,
+            "ranked_total": self.ranked_total,
+            "entries": [e.to_dict() for e in self.entries],
+            "text": self.text,
+        }
+
+    def render(self) -> str:
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class _Members:
+    """Fields per (file, type) and focus-relevant locals per (file, function), built once per map."""
+
+    def __init__(self, index: RepoIndex, focus: Focus) -> None:
+        self.fields: dict[tuple[str, str], list[Symbol]] = {}
+        self.locals: dict[tuple[str, str], list[Symbol]] = {}
+        for s in index.symbols:
+            if s.kind == "field" and s.parent:
+                if s.static and _CONSTANT.search(s.signature):
+                    continue  # constants are not state
+                self.fields.setdefault((s.file, s.parent), []).append(s)
+            elif s.kind in ("local", "global") and s.parent and _mentioned(s, focus):
+                self.locals.setdefault((s.file, s.parent), []).append(s)
+
+
+def _mentioned(s: Symbol, focus: Focus) -> bool:
+    """A local is worth showing when the focus names it (multi-word names match loosely)."""
+    if s.name in set(_IDENT.findall(focus.text)):
+        return True
+    return len(split_words(s.name)) > 1 and norm_ident(s.name) in focus.identifiers
+
+
+def _line(n: int, text: str, indent: int = 0) -> str:
+    return f"{n:>5}│{' ' * indent}{text}"
+
+
+def render_map(entries: list[RankedSymbol], members: _Members, header: str = "") -> str:
+    by_file: dict[str, list[Symbol]] = {}
+    for e in entries:
+        by_file.setdefault(e.symbol.file, []).append(e.symbol)
+    out = [header] if header else []
+    for path, syms in by_file.items():
+        out.append(f"{path}:")
+        for s in sorted(syms, key=lambda s: (s.line, -s.end_line)):
+            python = path.endswith((".py", ".pyi"))
+            if s.kind in TYPE_KINDS:
+                flds = members.fields.get((s.file, s.name), [])
+                if not flds:
+                    out.append(_line(s.line, s.signature + (": …" if python else " { … }")))
+                    continue
+                out.append(_line(s.line, s.signature + (":" if python else " {")))
+                for f in flds[:MAX_FIELDS]:
+                    out.append(_line(f.line, f.signature, 4))
+                if len(flds) > MAX_FIELDS:
+                    out.append(_line(flds[MAX_FIELDS].line, f"… {len(flds) - MAX_FIELDS} more fields", 4))
+                if not python:
+                    out.append(_line(s.end_line, "}"))
+            elif s.kind in FUNCTION_KINDS:
+                locs = members.locals.get((s.file, s.qualname), [])
+                if not locs:
+                    out.append(_line(s.line, s.signature + (": …" if python else " { … }")))
+                    continue
+                out.append(_line(s.line, s.signature + (":" if python else " {")))
+                for loc in locs[:8]:
+                    out.append(_line(loc.line, loc.signature, 4))
+                out.append(_line(s.end_line, "…" if python else "… }", 4 if python else 0))
+            else:
+                out.append(_line(s.line, s.signature))
+    return "\n".join(out)
+
+
+def repo_map(
+    index: RepoIndex,
+    focus: str = "",
+    budget: int = 4000,
+    *,
+    names: Iterable[str] = (),
+    files: Iterable[str] = (),
+    weights: RankWeights = RankWeights(),
+) -> RepoMap:
+    """The best-ranked symbols for ``focus`` (text), ``names`` (e.g. required action names) and
+    ``files`` (paths the task names), as signatures with elided bodies within ``budget`` tokens."""
+    foc = Focus.parse(focus, names, files)
+    ranked = rank_symbols(index, foc, weights)
+    candidates = ranked[:MAX_CANDIDATES]
+    members = _Members(index, foc)
+    header = f"# {index.root.name}: most relevant code first (line│source; bodies elided)"
+    lo, hi = 0, len(candidates)
+    best = render_map([], members, header)
+    if estimate_tokens(best) > budget:
+        return RepoMap("", 0, budget, focus, [], len(ranked))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        text = render_map(candidates[:mid], members, header)
+        if estimate_tokens(text) <= budget:
+            lo, best = mid, text
+        else:
+            hi = mid - 1
+    return RepoMap(best, estimate_tokens(best), budget, focus, candidates[:lo], len(ranked))
