@@ -13,3 +13,8 @@ from specula.tla.simulate import SimResult, simulate  # noqa: E402
 
 __all__ += ["CfgModelValue", "ModelConfig", "parse_cfg", "load_cfg"]
 __all__ += ["check", "Limits", "CheckResult", "simulate", "SimResult"]
+
+from specula.tla.model import ActionInfo, Model  # noqa: E402
+from specula.tla.values import ModelValue, fingerprint, format_value, from_python, to_json, to_python  # noqa: E402
+
+__all__ += ["Model", "ActionInfo", "ModelValue", "fingerprint", "format_value", "from_python", "to_python", "to_json"]

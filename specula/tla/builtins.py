@@ -1,0 +1,769 @@
+"""Native implementations of built-in and standard-module operators (keyed by module and name).
+
+Two tables:
+
+* :func:`operator_table` -- the canonical built-in operators of the syntax tree (``=``, ``\\in``,
+  ``+``, ``..``, ``DOMAIN``, ``UNCHANGED``...) compiled to closures by the compiler;
+* :data:`NATIVES` -- standard-module operators (Naturals, Integers, Sequences, FiniteSets, TLC,
+  Bags, SequencesExt, Functions, FiniteSetsExt...), used in place of their TLA+ definitions
+  when the definition comes from one of :data:`STD_MODULES`, as TLC overrides them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from specula.errors import EvalError
+from specula.tla import ast as A
+from specula.tla.values import (
+    AnySet,
+    BoolSet,
+    Fn,
+    Interval,
+    IntSet,
+    LazyFn,
+    LazySet,
+    NatSet,
+    Powerset,
+    Product,
+    SeqSet,
+    StringSet,
+    UnionSet,
+    ValueFault,
+    domain,
+    enumerate_set,
+    format_value,
+    is_set,
+    make_fn,
+    ordered,
+    sort_key,
+    tla_eq,
+    to_frozenset,
+    type_name,
+)
+
+if TYPE_CHECKING:
+    from specula.tla.compile import Compiler, Env
+
+__all__ = ["Native", "NATIVES", "STD_MODULES", "INFIX_NATIVES", "native_for", "native_by_name", "operator_table"]
+
+STD_MODULES = frozenset({
+    "Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "TLC", "Bags", "TLCExt",
+    "SequencesExt", "Functions", "FiniteSetsExt", "Json", "IOUtils", "Randomization", "Folds",
+    "Relation", "Graphs", "Bitwise", "DyadicRationals", "Combinatorics", "Strings", "BagsExt",
+})
+
+
+@dataclass(frozen=True)
+class Native:
+    name: str
+    arity: int
+    fn: Callable[..., Any] | None = None
+    op_params: frozenset = frozenset()
+    impure: bool = False
+    special: Callable[..., Any] | None = None
+    wants_ctx: bool = False
+
+
+def _int(x: Any) -> int:
+    if x.__class__ is not int:
+        raise ValueFault(f"expected an integer, found {type_name(x)} {format_value(x)}")
+    return x
+
+
+def _seq(x: Any) -> tuple:
+    if x.__class__ is tuple:
+        return x
+    if x.__class__ is Fn or isinstance(x, LazyFn):
+        raise ValueFault(f"expected a sequence, found {format_value(x)}")
+    raise ValueFault(f"expected a sequence, found {type_name(x)} {format_value(x)}")
+
+
+def _set(x: Any) -> Any:
+    if x.__class__ is frozenset:
+        return x
+    if isinstance(x, LazySet):
+        return x.materialize()
+    raise ValueFault(f"expected a set, found {type_name(x)} {format_value(x)}")
+
+
+def _fn_items(f: Any) -> list[tuple[Any, Any]]:
+    if f.__class__ is tuple:
+        return list(enumerate(f, 1))
+    if f.__class__ is Fn:
+        return list(f.items())
+    if isinstance(f, LazyFn):
+        return _fn_items(f.materialize())
+    raise ValueFault(f"expected a function, found {type_name(f)} {format_value(f)}")
+
+
+# ----------------------------------------------------------------------------- sequences
+
+
+def _head(s: Any) -> Any:
+    s = _seq(s)
+    if not s:
+        raise ValueFault("Head of the empty sequence")
+    return s[0]
+
+
+def _tail(s: Any) -> Any:
+    s = _seq(s)
+    if not s:
+        raise ValueFault("Tail of the empty sequence")
+    return s[1:]
+
+
+def _subseq(s: Any, m: Any, n: Any) -> Any:
+    s = _seq(s)
+    m, n = _int(m), _int(n)
+    if m > n:
+        return ()
+    if m < 1 or n > len(s):
+        raise ValueFault(f"SubSeq({format_value(s)}, {m}, {n}): indices out of range")
+    return s[m - 1 : n]
+
+
+def _concat(a: Any, b: Any) -> Any:
+    if a.__class__ is str and b.__class__ is str:
+        return a + b
+    return _seq(a) + _seq(b)
+
+
+def _len(s: Any) -> int:
+    if s.__class__ is str:
+        return len(s)
+    return len(_seq(s))
+
+
+def _select_seq(s: Any, test: Callable) -> Any:
+    return tuple(x for x in _seq(s) if test(x) is True)
+
+
+def _sort_seq(s: Any, lt: Callable) -> Any:
+    import functools
+
+    def cmp(a: Any, b: Any) -> int:
+        if lt(a, b) is True:
+            return -1
+        if lt(b, a) is True:
+            return 1
+        return 0
+
+    return tuple(sorted(_seq(s), key=functools.cmp_to_key(cmp)))
+
+
+def _permutations(S: Any) -> Any:
+    els = ordered(_set(S))
+    return frozenset(make_fn(dict(zip(els, p))) for p in itertools.permutations(els))
+
+
+def _assert(cond: Any, msg: Any) -> bool:
+    if cond is not True:
+        raise ValueFault(f"The first argument of Assert evaluated to FALSE; the second argument was: {format_value(msg)}")
+    return True
+
+
+def _print(out: Any, val: Any) -> Any:
+    print(f"{format_value(out)}  {format_value(val)}", file=sys.stdout, flush=True)
+    return val
+
+
+def _printt(out: Any) -> bool:
+    print(format_value(out), file=sys.stdout, flush=True)
+    return True
+
+
+def _tostring(v: Any) -> str:
+    return format_value(v)
+
+
+def _random_element(S: Any) -> Any:
+    els = ordered(_set(S))
+    if not els:
+        raise ValueFault("RandomElement of the empty set")
+    return random.Random(len(els)).choice(els)
+
+
+def _max(S: Any) -> Any:
+    els = _set(S)
+    if not els:
+        raise ValueFault("Max of the empty set")
+    return max(_int(x) for x in els)
+
+
+def _min(S: Any) -> Any:
+    els = _set(S)
+    if not els:
+        raise ValueFault("Min of the empty set")
+    return min(_int(x) for x in els)
+
+
+def _fold_set(op: Callable, base: Any, S: Any) -> Any:
+    acc = base
+    for x in ordered(_set(S)):
+        acc = op(x, acc)
+    return acc
+
+
+def _fold_left(op: Callable, base: Any, s: Any) -> Any:
+    acc = base
+    for x in _seq(s):
+        acc = op(acc, x)
+    return acc
+
+
+def _fold_right(op: Callable, s: Any, base: Any) -> Any:
+    acc = base
+    for x in reversed(_seq(s)):
+        acc = op(x, acc)
+    return acc
+
+
+def _fold_function(op: Callable, base: Any, f: Any) -> Any:
+    acc = base
+    for _, v in sorted(_fn_items(f), key=lambda kv: sort_key(kv[0])):
+        acc = op(v, acc)
+    return acc
+
+
+def _range(f: Any) -> Any:
+    return frozenset(v for _, v in _fn_items(f))
+
+
+def _restrict(f: Any, S: Any) -> Any:
+    S = _set(S)
+    return make_fn({k: v for k, v in _fn_items(f) if k in S})
+
+
+def _is_injective(f: Any) -> bool:
+    vals = [v for _, v in _fn_items(f)]
+    return len(set(vals)) == len(vals)
+
+
+def _inverse(f: Any, S: Any, T: Any) -> Any:
+    items = _fn_items(f)
+    out = {}
+    for t in ordered(_set(T)):
+        cands = [k for k, v in items if tla_eq(v, t)]
+        out[t] = cands[0] if cands else ordered(_set(S))[0]
+    return make_fn(out)
+
+
+def _set_to_seq(S: Any) -> Any:
+    return tuple(ordered(_set(S)))
+
+
+def _set_to_sort_seq(S: Any, lt: Callable) -> Any:
+    return _sort_seq(_set_to_seq(S), lt)
+
+
+def _insert_at(s: Any, i: Any, e: Any) -> Any:
+    s = _seq(s)
+    return s[: i - 1] + (e,) + s[i - 1 :]
+
+
+def _remove_at(s: Any, i: Any) -> Any:
+    s = _seq(s)
+    return s[: i - 1] + s[i:]
+
+
+def _replace_at(s: Any, i: Any, e: Any) -> Any:
+    s = _seq(s)
+    return s[: i - 1] + (e,) + s[i:]
+
+
+def _last(s: Any) -> Any:
+    s = _seq(s)
+    if not s:
+        raise ValueFault("Last of the empty sequence")
+    return s[-1]
+
+
+def _front(s: Any) -> Any:
+    s = _seq(s)
+    if not s:
+        raise ValueFault("Front of the empty sequence")
+    return s[:-1]
+
+
+def _bag_to_set(b: Any) -> Any:
+    return frozenset(k for k, v in _fn_items(b) if v > 0)
+
+
+def _set_to_bag(S: Any) -> Any:
+    return make_fn({x: 1 for x in _set(S)})
+
+
+def _bag_add(a: Any, b: Any) -> Any:
+    out = dict(_fn_items(a))
+    for k, v in _fn_items(b):
+        out[k] = out.get(k, 0) + v
+    return make_fn(out)
+
+
+def _bag_sub(a: Any, b: Any) -> Any:
+    out = dict(_fn_items(a))
+    for k, v in _fn_items(b):
+        if k in out:
+            out[k] -= v
+    return make_fn({k: v for k, v in out.items() if v > 0})
+
+
+def _copies_in(e: Any, b: Any) -> Any:
+    for k, v in _fn_items(b):
+        if tla_eq(k, e):
+            return v
+    return 0
+
+
+def _mk(name: str, arity: int, fn: Callable | None = None, op_params: tuple = (), impure: bool = False,
+        special: Callable | None = None) -> Native:
+    return Native(name, arity, fn, frozenset(op_params), impure, special)
+
+
+def _tlcget_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
+    f, deps = c.expr(args[0], env)
+    regs = c.tlc_registers
+    level = c.tlc_level
+
+    def tlcget(s: Any, n: Any, e: list) -> Any:
+        k = f(s, n, e)
+        if k == "level":
+            return level[0]
+        if k.__class__ is str and k in ("diameter", "distinct", "queue", "duration", "generated"):
+            return 0
+        if k in regs:
+            return regs[k]
+        raise EvalError(f"TLCGet({format_value(k)}): no such register", span)
+
+    return tlcget, deps | {"I"}
+
+
+def _tlcset_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
+    f, d1 = c.expr(args[0], env)
+    g, d2 = c.expr(args[1], env)
+    regs = c.tlc_registers
+
+    def tlcset(s: Any, n: Any, e: list) -> bool:
+        regs[f(s, n, e)] = g(s, n, e)
+        return True
+
+    return tlcset, d1 | d2 | {"I"}
+
+
+NATIVES: dict[str, Native] = {
+    n.name: n
+    for n in [
+        _mk("Nat", 0, lambda: NatSet()),
+        _mk("Int", 0, lambda: IntSet()),
+        _mk("Real", 0, lambda: IntSet()),
+        _mk("BOOLEAN", 0, lambda: BoolSet),
+        _mk("STRING", 0, lambda: StringSet()),
+        _mk("Seq", 1, lambda S: SeqSet(S)),
+        _mk("Len", 1, _len),
+        _mk("Append", 2, lambda s, x: _seq(s) + (x,)),
+        _mk("Head", 1, _head),
+        _mk("Tail", 1, _tail),
+        _mk("SubSeq", 3, _subseq),
+        _mk("SelectSeq", 2, _select_seq, (1,)),
+        _mk("IsFiniteSet", 1, lambda S: not isinstance(S, LazySet) or S.finite),
+        _mk("Cardinality", 1, lambda S: len(S) if S.__class__ is frozenset else len(_set(S))),
+        _mk("Print", 2, _print, impure=True),
+        _mk("PrintT", 1, _printt, impure=True),
+        _mk("Assert", 2, _assert),
+        _mk("ToString", 1, _tostring),
+        _mk("TLCGet", 1, special=_tlcget_special),
+        _mk("TLCSet", 2, special=_tlcset_special),
+        _mk("Permutations", 1, _permutations),
+        _mk("SortSeq", 2, _sort_seq, (1,)),
+        _mk("RandomElement", 1, _random_element, impure=True),
+        _mk("Any", 0, lambda: AnySet()),
+        _mk("JavaTime", 0, lambda: 0, impure=True),
+        _mk("TLCEval", 1, lambda v: v),
+        _mk("EmptyBag", 0, lambda: ()),
+        _mk("IsABag", 1, lambda b: all(v.__class__ is int and v > 0 for _, v in _fn_items(b))),
+        _mk("BagToSet", 1, _bag_to_set),
+        _mk("SetToBag", 1, _set_to_bag),
+        _mk("BagIn", 2, lambda e, b: _copies_in(e, b) > 0),
+        _mk("CopiesIn", 2, _copies_in),
+        _mk("BagCardinality", 1, lambda b: sum(v for _, v in _fn_items(b))),
+        _mk("(+)", 2, _bag_add),
+        _mk("(-)", 2, _bag_sub),
+        _mk("\\oplus", 2, _bag_add),
+        _mk("\\ominus", 2, _bag_sub),
+        _mk("ToSet", 1, lambda s: frozenset(v for _, v in _fn_items(s))),
+        _mk("SetToSeq", 1, _set_to_seq),
+        _mk("SetToSortSeq", 2, _set_to_sort_seq, (1,)),
+        _mk("Reverse", 1, lambda s: tuple(reversed(_seq(s)))),
+        _mk("Remove", 2, lambda s, e: tuple(x for x in _seq(s) if not tla_eq(x, e))),
+        _mk("Cons", 2, lambda e, s: (e,) + _seq(s)),
+        _mk("Front", 1, _front),
+        _mk("Last", 1, _last),
+        _mk("IsPrefix", 2, lambda s, t: _seq(t)[: len(_seq(s))] == s),
+        _mk("IsSuffix", 2, lambda s, t: len(_seq(s)) <= len(_seq(t)) and (not s or _seq(t)[-len(s):] == s)),
+        _mk("Contains", 2, lambda s, e: any(tla_eq(x, e) for x in _seq(s))),
+        _mk("InsertAt", 3, _insert_at),
+        _mk("RemoveAt", 2, _remove_at),
+        _mk("ReplaceAt", 3, _replace_at),
+        _mk("FoldLeft", 3, _fold_left, (0,)),
+        _mk("FoldRight", 3, _fold_right, (0,)),
+        _mk("FoldSeq", 3, lambda op, b, s: _fold_right(op, s, b), (0,)),
+        _mk("FoldSet", 3, _fold_set, (0,)),
+        _mk("FoldFunction", 3, _fold_function, (0,)),
+        _mk("Range", 1, _range),
+        _mk("Restrict", 2, _restrict),
+        _mk("IsInjective", 1, _is_injective),
+        _mk("Inverse", 3, _inverse),
+        _mk("Max", 1, _max),
+        _mk("Min", 1, _min),
+        _mk("Sum", 1, lambda S: sum(_int(x) for x in _set(S))),
+        _mk("SymDiff", 2, lambda a, b: _set(a) ^ _set(b)),
+        _mk("Quantify", 2, lambda S, p: sum(1 for x in _set(S) if p(x) is True), (1,)),
+    ]
+}
+
+INFIX_NATIVES: dict[str, Native] = {}
+
+
+def native_for(module: str | None, name: str) -> Native | None:
+    """The native implementation of ``module``'s operator ``name``, if TLC-style override exists."""
+    if module in STD_MODULES:
+        return NATIVES.get(name)
+    return None
+
+
+def native_by_name(name: str) -> Native | None:
+    return NATIVES.get(name)
+
+
+# ----------------------------------------------------------------------------- canonical operators
+
+
+def operator_table(c: "Compiler") -> dict[str, Callable]:
+    """name -> handler(node, env) -> (fn, deps) for the canonical built-in operators."""
+
+    def strict2(impl: Callable, name: str) -> Callable:
+        def h(node: A.OpApp, env: "Env") -> tuple:
+            (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
+            span = node.span
+
+            def op(s: Any, n: Any, e: list) -> Any:
+                x = f0(s, n, e)
+                y = f1(s, n, e)
+                try:
+                    return impl(x, y)
+                except ValueFault as exc:
+                    raise EvalError(str(exc), span) from None
+                except (TypeError, AttributeError, ValueError, ZeroDivisionError):
+                    raise EvalError(
+                        f"cannot apply {name} to {type_name(x)} {format_value(x)} and {type_name(y)} {format_value(y)}",
+                        span,
+                    ) from None
+
+            return c.fold(op, d0 | d1, node)
+
+        return h
+
+    def strict1(impl: Callable, name: str) -> Callable:
+        def h(node: A.OpApp, env: "Env") -> tuple:
+            f0, d0 = c.expr(node.args[0], env)
+            span = node.span
+
+            def op(s: Any, n: Any, e: list) -> Any:
+                x = f0(s, n, e)
+                try:
+                    return impl(x)
+                except ValueFault as exc:
+                    raise EvalError(str(exc), span) from None
+                except (TypeError, AttributeError, ValueError):
+                    raise EvalError(f"cannot apply {name} to {type_name(x)} {format_value(x)}", span) from None
+
+            return c.fold(op, d0, node)
+
+        return h
+
+    def arith(pyop: Callable) -> Callable:
+        def impl(x: Any, y: Any) -> Any:
+            if x.__class__ is int and y.__class__ is int:
+                return pyop(x, y)
+            raise TypeError
+        return impl
+
+    def div(x: Any, y: Any) -> int:
+        if x.__class__ is int and y.__class__ is int:
+            if y == 0:
+                raise ValueFault("division by zero")
+            return x // y
+        raise TypeError
+
+    def mod(x: Any, y: Any) -> int:
+        if x.__class__ is int and y.__class__ is int:
+            if y <= 0:
+                raise ValueFault(f"the second argument of % must be positive, found {y}")
+            return x % y
+        raise TypeError
+
+    def power(x: Any, y: Any) -> int:
+        if x.__class__ is int and y.__class__ is int:
+            if y < 0:
+                raise ValueFault("negative exponent")
+            return x**y
+        raise TypeError
+
+    def interval(x: Any, y: Any) -> Any:
+        if x.__class__ is int and y.__class__ is int:
+            if y - x < 200_000:
+                return frozenset(range(x, y + 1))
+            return Interval(x, y)
+        raise TypeError
+
+    def member(x: Any, S: Any) -> bool:
+        if S.__class__ is frozenset:
+            return x in S
+        if isinstance(S, LazySet):
+            return x in S
+        raise ValueFault(f"\\in applied to {type_name(S)} {format_value(S)}, which is not a set")
+
+    def cup(a: Any, b: Any) -> Any:
+        if a.__class__ is frozenset and b.__class__ is frozenset:
+            return a | b
+        if not (is_set(a) and is_set(b)):
+            raise TypeError
+        if _finite(a) and _finite(b):
+            return to_frozenset(a) | to_frozenset(b)
+        return UnionSet(a, b, "cup")
+
+    def cap(a: Any, b: Any) -> Any:
+        if a.__class__ is frozenset and b.__class__ is frozenset:
+            return a & b
+        if not (is_set(a) and is_set(b)):
+            raise TypeError
+        if a.__class__ is frozenset:
+            return frozenset(x for x in a if x in b)
+        if b.__class__ is frozenset:
+            return frozenset(x for x in b if x in a)
+        return UnionSet(a, b, "cap")
+
+    def minus(a: Any, b: Any) -> Any:
+        if a.__class__ is frozenset and b.__class__ is frozenset:
+            return a - b
+        if not (is_set(a) and is_set(b)):
+            raise TypeError
+        if _finite(a):
+            return frozenset(x for x in enumerate_set(a) if x not in b)
+        return UnionSet(a, b, "minus")
+
+    def subseteq(a: Any, b: Any) -> bool:
+        if a.__class__ is frozenset and b.__class__ is frozenset:
+            return a <= b
+        if not (is_set(a) and is_set(b)):
+            raise TypeError
+        if isinstance(a, LazySet) and not a.finite:
+            if isinstance(b, LazySet) and a.key() == b.key():
+                return True
+            raise ValueFault(f"cannot decide {format_value(a)} \\subseteq {format_value(b)}")
+        return all(x in b for x in enumerate_set(a))
+
+    def union(S: Any) -> Any:
+        out: set = set()
+        for x in enumerate_set(S):
+            out |= to_frozenset(x)
+        return frozenset(out)
+
+    def colon_gt(a: Any, b: Any) -> Any:
+        return make_fn({a: b})
+
+    def at_at(f: Any, g: Any) -> Any:
+        d = dict(_fn_items(g))
+        d.update(_fn_items(f))
+        return make_fn(d)
+
+    def lt(x: Any, y: Any) -> bool:
+        if x.__class__ is int and y.__class__ is int:
+            return x < y
+        raise TypeError
+
+    def le(x: Any, y: Any) -> bool:
+        if x.__class__ is int and y.__class__ is int:
+            return x <= y
+        raise TypeError
+
+    def eq_h(node: A.OpApp, env: "Env") -> tuple:
+        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
+
+        def eq(s: Any, n: Any, e: list) -> bool:
+            x = f0(s, n, e)
+            y = f1(s, n, e)
+            if x.__class__ is y.__class__:
+                return x == y
+            return tla_eq(x, y)
+
+        return c.fold(eq, d0 | d1, node)
+
+    def neq_h(node: A.OpApp, env: "Env") -> tuple:
+        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
+
+        def neq(s: Any, n: Any, e: list) -> bool:
+            x = f0(s, n, e)
+            y = f1(s, n, e)
+            if x.__class__ is y.__class__:
+                return x != y
+            return not tla_eq(x, y)
+
+        return c.fold(neq, d0 | d1, node)
+
+    def in_h(node: A.OpApp, env: "Env") -> tuple:
+        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
+        span = node.span
+        negate = node.name == "\\notin"
+
+        def mem(s: Any, n: Any, e: list) -> bool:
+            x = f0(s, n, e)
+            S = f1(s, n, e)
+            try:
+                r = member(x, S)
+            except ValueFault as exc:
+                raise EvalError(str(exc), span) from None
+            return (not r) if negate else r
+
+        return c.fold(mem, d0 | d1, node)
+
+    def not_h(node: A.OpApp, env: "Env") -> tuple:
+        f0, d0 = c.expr(node.args[0], env)
+        span = node.span
+
+        def neg(s: Any, n: Any, e: list) -> bool:
+            v = f0(s, n, e)
+            if v is True:
+                return False
+            if v is False:
+                return True
+            raise EvalError(f"~ applied to {type_name(v)} {format_value(v)}", span)
+
+        return c.fold(neg, d0, node)
+
+    def implies_h(node: A.OpApp, env: "Env") -> tuple:
+        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
+
+        def imp(s: Any, n: Any, e: list) -> bool:
+            if f0(s, n, e) is not True:
+                return True
+            return f1(s, n, e) is True
+
+        return c.fold(imp, d0 | d1, node)
+
+    def equiv_h(node: A.OpApp, env: "Env") -> tuple:
+        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
+        return c.fold(lambda s, n, e: f0(s, n, e) is f1(s, n, e), d0 | d1, node)
+
+    def and_h(node: A.OpApp, env: "Env") -> tuple:
+        return c.expr(A.And(node.args, span=node.span), env)
+
+    def or_h(node: A.OpApp, env: "Env") -> tuple:
+        return c.expr(A.Or(node.args, span=node.span), env)
+
+    def neg_h(node: A.OpApp, env: "Env") -> tuple:
+        if len(node.args) == 2:
+            return strict2(arith(lambda x, y: x - y), "-")(node, env)
+        return strict1(lambda x: -_int(x), "-")(node, env)
+
+    def unchanged_h(node: A.OpApp, env: "Env") -> tuple:
+        f0, d0 = c.expr(node.args[0], env)
+        f1, d1 = c.expr(node.args[0], env.with_(primed=True))
+        return (lambda s, n, e: tla_eq(f1(s, n, e), f0(s, n, e))), d0 | d1
+
+    def enabled_h(node: A.OpApp, env: "Env") -> tuple:
+        return c.enabled(node.args[0], env, node.span)
+
+    def true_h(node: A.OpApp, env: "Env") -> tuple:
+        v = node.name == "TRUE"
+        return (lambda s, n, e: v), frozenset()
+
+    def product_h(node: A.OpApp, env: "Env") -> tuple:
+        parts = [c.expr(a, env) for a in node.args]
+        fns = [p[0] for p in parts]
+        deps = frozenset().union(*[p[1] for p in parts])
+
+        def prod(s: Any, n: Any, e: list) -> Any:
+            sets = tuple(f(s, n, e) for f in fns)
+            if all(x.__class__ is frozenset for x in sets):
+                return frozenset(itertools.product(*[ordered(x) for x in sets]))
+            return Product(sets)
+
+        return c.fold(prod, deps, node)
+
+    def temporal_h(node: A.OpApp, env: "Env") -> tuple:
+        from specula.tla.compile import CompileError
+
+        raise CompileError(f"temporal operator {node.name} cannot be evaluated in a state", node.span)
+
+    table: dict[str, Callable] = {
+        "=": eq_h,
+        "#": neq_h,
+        "/=": neq_h,
+        "\\in": in_h,
+        "\\notin": in_h,
+        "~": not_h,
+        "\\lnot": not_h,
+        "\\neg": not_h,
+        "=>": implies_h,
+        "<=>": equiv_h,
+        "\\equiv": equiv_h,
+        "/\\": and_h,
+        "\\/": or_h,
+        "TRUE": true_h,
+        "FALSE": true_h,
+        "+": strict2(arith(lambda x, y: x + y), "+"),
+        "-": neg_h,
+        "*": strict2(arith(lambda x, y: x * y), "*"),
+        "\\div": strict2(div, "\\div"),
+        "%": strict2(mod, "%"),
+        "^": strict2(power, "^"),
+        "<": strict2(lt, "<"),
+        ">": strict2(lambda x, y: lt(y, x), ">"),
+        "<=": strict2(le, "<="),
+        ">=": strict2(lambda x, y: le(y, x), ">="),
+        "..": strict2(interval, ".."),
+        "-.": strict1(lambda x: -_int(x), "-"),
+        "\\cup": strict2(cup, "\\cup"),
+        "\\cap": strict2(cap, "\\cap"),
+        "\\": strict2(minus, "\\"),
+        "\\subseteq": strict2(subseteq, "\\subseteq"),
+        "\\subset": strict2(lambda a, b: subseteq(a, b) and not _set_eq(a, b), "\\subset"),
+        "\\supseteq": strict2(lambda a, b: subseteq(b, a), "\\supseteq"),
+        "\\supset": strict2(lambda a, b: subseteq(b, a) and not _set_eq(a, b), "\\supset"),
+        "SUBSET": strict1(lambda S: Powerset(S) if is_set(S) else _bad(S), "SUBSET"),
+        "UNION": strict1(union, "UNION"),
+        "DOMAIN": strict1(domain, "DOMAIN"),
+        "\\X": product_h,
+        "\\times": product_h,
+        "\\o": strict2(_concat, "\\o"),
+        "\\circ": strict2(_concat, "\\o"),
+        ":>": strict2(colon_gt, ":>"),
+        "@@": strict2(at_at, "@@"),
+        "UNCHANGED": unchanged_h,
+        "ENABLED": enabled_h,
+        "[]": temporal_h,
+        "<>": temporal_h,
+        "~>": temporal_h,
+        "-+->": temporal_h,
+        "\\cdot": temporal_h,
+    }
+    return table
+
+
+def _finite(s: Any) -> bool:
+    return s.finite if isinstance(s, LazySet) else True
+
+
+def _set_eq(a: Any, b: Any) -> bool:
+    return tla_eq(a, b)
+
+
+def _bad(S: Any) -> Any:
+    raise ValueFault(f"SUBSET applied to {type_name(S)} {format_value(S)}, which is not a set")

@@ -1,0 +1,412 @@
+"""``Model(spec, cfg)``: a loaded spec plus a TLC configuration, compiled once.
+
+The Model is what the checker, the simulator and the phases use: initial states, successor
+states per action (Next split into actions as TLC does), compiled invariants and action
+predicates, VIEW, SYMMETRY, ASSUME checking, ad-hoc evaluation and ``check_step`` (step.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from specula.errors import EvalError, SpecError
+from specula.tla import ast as A
+from specula.tla.compile import UNSET, CompileError, Compiler, Env, OpVal, Unassigned
+from specula.tla.values import (
+    Fn,
+    ModelValue,
+    ValueFault,
+    enumerate_set,
+    format_value,
+    from_python,
+    make_fn,
+    ordered,
+)
+
+__all__ = ["Model", "ActionInfo", "State"]
+
+State = tuple
+
+
+@dataclass
+class ActionInfo:
+    index: int
+    name: str
+    label: str
+    params: tuple[str, ...]
+    span: Any = None
+    # internal: the action's body and compile-time environment, its \E-split binders
+    node: Any = field(default=None, repr=False, compare=False)
+    env: Any = field(default=None, repr=False, compare=False)
+    binders: list = field(default_factory=list, repr=False, compare=False)  # [(name, slot, values)]
+
+
+def _cfg_value(v: Any) -> Any:
+    if v.__class__.__name__ == "CfgModelValue":
+        return ModelValue(v.name)
+    if isinstance(v, (frozenset, set)):
+        return frozenset(_cfg_value(x) for x in v)
+    if isinstance(v, (tuple, list)):
+        return tuple(_cfg_value(x) for x in v)
+    if isinstance(v, dict):
+        return make_fn({_cfg_value(k): _cfg_value(x) for k, x in v.items()})
+    return from_python(v)
+
+
+class Model:
+    """A spec with a configuration, compiled for evaluation and state exploration."""
+
+    def __init__(self, spec: Any, cfg: Any) -> None:
+        self.spec = spec
+        self.cfg = cfg
+        self.root = spec.root
+        self.variables: tuple[str, ...] = tuple(spec.variables)
+        self.var_index = {v: i for i, v in enumerate(self.variables)}
+        constants = {}
+        for name, v in (getattr(cfg, "constants", None) or {}).items():
+            constants[name] = _cfg_value(v)
+        self.constants = constants
+        subst = dict(getattr(cfg, "substitutions", None) or {})
+        self.compiler = Compiler(self.var_index, constants, subst, root=self.root)
+        self.env = Env(scope=self.root)
+        self._out: list = [[]]
+        self.has_view = False
+        self._view: Callable | None = None
+        self.symmetry_perms: list = []
+        self.actions: list[ActionInfo] = []
+        self._init_run: Callable | None = None
+        self._runs: list[Callable] = []
+        self.init_name, self.next_name = self._init_next()
+        if self.init_name is not None:
+            self._compile_init()
+        if self.next_name is not None:
+            self._compile_next()
+        if getattr(cfg, "view", None):
+            f = self.compile_state_predicate(cfg.view, boolean=False)
+            self._view = f
+            self.has_view = True
+        if getattr(cfg, "symmetry", None):
+            perms = self.evaluate(cfg.symmetry)
+            self.symmetry_perms = [p for p in ordered(enumerate_set(perms))]
+
+    # ------------------------------------------------------------------ setup
+
+    def _def_node(self, name: str) -> Any:
+        d = self.root.names.get(name)
+        if d is None:
+            raise SpecError([_diag(f"'{name}' (named in the .cfg file) is not defined in the spec")])
+        return d
+
+    def _init_next(self) -> tuple[Any, Any]:
+        cfg = self.cfg
+        init, nxt = getattr(cfg, "init", None), getattr(cfg, "next", None)
+        spec_name = getattr(cfg, "specification", None)
+        if spec_name and not (init or nxt):
+            d = self._def_node(spec_name)
+            body = d.node.body
+            conj = _flatten_and(body, self, d.scope)
+            init_e = None
+            next_e = None
+            for c in conj:
+                if isinstance(c, A.OpApp) and c.name == "[]" and c.args and isinstance(c.args[0], A.BoxAction):
+                    next_e = c.args[0].action
+                elif isinstance(c, A.BoxAction):
+                    next_e = c.action
+                elif isinstance(c, A.Fairness) or (isinstance(c, A.OpApp) and c.name in ("[]", "<>", "~>")):
+                    continue
+                elif init_e is None:
+                    init_e = c
+            return init_e, next_e
+        return (A.Name(init) if init else None), (A.Name(nxt) if nxt else None)
+
+    def _compile_init(self) -> None:
+        nv = len(self.variables)
+        out = self._out
+        names = self.variables
+        node = self.init_name
+        span = getattr(node, "span", None)
+
+        def fin(s: Any, n: list, e: list) -> None:
+            for i in range(nv):
+                if n[i] is UNSET:
+                    raise Unassigned(f"the initial predicate does not assign a value to variable {names[i]}", span)
+            out[0].append(tuple(n))
+
+        self._init_run = self.compiler.action(self.init_name, self.env.with_(init=True), fin)
+
+    def _compile_next(self) -> None:
+        leaves: list = []
+        self._split(self.next_name, self.env, [], None, leaves)
+        nv = len(self.variables)
+        out = self._out
+        names = self.variables
+        for idx, (node, env, binders, name, span) in enumerate(leaves):
+            params = tuple(b[0] for b in binders)
+            info = ActionInfo(idx, name, name, params, span, node, env, binders)
+            self.actions.append(info)
+
+            def fin(s: Any, n: list, e: list, idx: int = idx, name: str = name, span: Any = span) -> None:
+                for i in range(nv):
+                    if n[i] is UNSET:
+                        raise Unassigned(
+                            f"action {name} does not assign a value to variable {names[i]}'", span
+                        )
+                out[0].append((idx, tuple(n)))
+
+            run = self.compiler.action(node, env, fin)
+            self._runs.append(_with_binders(run, binders))
+
+    def _split(self, node: Any, env: Env, binders: list, name: str | None, leaves: list) -> None:
+        """Split Next at \\/ and constant-level \\E, through operator definitions, as TLC does."""
+        c = self.compiler
+        if isinstance(node, A.Or):
+            for a in node.args:
+                self._split(a, env, binders, name, leaves)
+            return
+        if isinstance(node, A.Quant) and node.kind == "E":
+            try:
+                bnds, benv, ddeps, slots = c._bounds(node.bounds, env)
+            except CompileError:
+                bnds = None
+            if bnds is not None and not ddeps and all(not t for _, t, _, _ in bnds):
+                new = list(binders)
+                b_names = [nm for b in node.bounds for nm in b.names]
+                for (ks, _, dfn, dspan), nm in zip(bnds, b_names):
+                    try:
+                        vals = ordered(enumerate_set(dfn(None, None, c.frame)))
+                    except (ValueFault, EvalError) as exc:
+                        raise EvalError(f"cannot enumerate the domain of {nm}: {exc}", dspan) from None
+                    new.append((nm, ks[0], vals))
+                self._split(node.body, benv, new, name, leaves)
+                return
+        if isinstance(node, (A.Name, A.OpApp)) and not getattr(node, "prefix", ()):
+            nm = node.name
+            if nm not in c._BUILTIN_OPS or nm in env.locals:
+                try:
+                    b = c.resolve(nm, env, node.span)
+                except CompileError:
+                    b = None
+                if b is not None and b[0] == "op" and b[1].native is None and not b[1].recursive and b[1].body is not None:
+                    op: OpVal = b[1]
+                    args = getattr(node, "args", ())
+                    if len(args) == len(op.params):
+                        binds = {p.name: c._arg_binding(p, a, env) for p, a in zip(op.params, args)}
+                        if all(v[0] != "lazy" for v in binds.values()):
+                            benv = (op.env or Env()).bind(binds)
+                            self._split(op.body, benv, binders, op.name, leaves)
+                            return
+                if b is not None and b[0] == "expr":
+                    self._split(b[1], b[2], binders, name, leaves)
+                    return
+        if isinstance(node, A.Let) and False:
+            return
+        leaves.append((node, env, list(binders), name or _guess_name(node), node.span))
+
+    # ------------------------------------------------------------------ protocol
+
+    def init_states(self) -> Iterator[State]:
+        if self._init_run is None:
+            return iter(())
+        res: list = []
+        self._out[0] = res
+        n = [UNSET] * len(self.variables)
+        try:
+            self._init_run(None, n, self.compiler.frame)
+        except RecursionError:
+            raise EvalError("recursion too deep while computing initial states") from None
+        seen = set()
+        uniq = []
+        for t in res:
+            if t not in seen:
+                seen.add(t)
+                uniq.append(t)
+        return iter(uniq)
+
+    def next_states(self, state: State) -> Iterator[tuple[int, State]]:
+        res: list = []
+        self._out[0] = res
+        nv = len(self.variables)
+        e = self.compiler.frame
+        try:
+            for run in self._runs:
+                run(state, [UNSET] * nv, e)
+        except EvalError as exc:
+            if exc.state is None:
+                exc.state = state
+            raise
+        except RecursionError:
+            raise EvalError("recursion too deep", None, state) from None
+        return iter(res)
+
+    def successors(self, state: State, action: int) -> list[State]:
+        res: list = []
+        self._out[0] = res
+        self._runs[action](state, [UNSET] * len(self.variables), self.compiler.frame)
+        return [t for _, t in res]
+
+    def _expr_node(self, name_or_expr: str) -> Any:
+        text = name_or_expr.strip()
+        if text in self.root.names or text.isidentifier():
+            return A.Name(text)
+        return parse_expression(text)
+
+    def compile_state_predicate(self, name_or_expr: str, boolean: bool = True) -> Callable[[State], Any]:
+        node = self._expr_node(name_or_expr)
+        fn, _ = self.compiler.expr(node, self.env)
+        e = self.compiler.frame
+        label = name_or_expr
+
+        def pred(state: State) -> Any:
+            try:
+                v = fn(state, None, e)
+            except EvalError as exc:
+                if exc.state is None:
+                    exc.state = state
+                raise
+            if boolean and v is not True and v is not False:
+                raise EvalError(f"{label} is not a boolean (it is {format_value(v)})", getattr(node, "span", None), state)
+            return v
+
+        return pred
+
+    def compile_action_predicate(self, name_or_expr: str) -> Callable[[State, State], bool]:
+        node = self._expr_node(name_or_expr)
+        fn, _ = self.compiler.expr(node, self.env)
+        e = self.compiler.frame
+
+        def pred(s: State, t: State) -> bool:
+            if s is None:  # no predecessor (an initial state): holds vacuously
+                return True
+            try:
+                return fn(s, t, e) is True
+            except EvalError as exc:
+                if exc.state is None:
+                    exc.state = s
+                raise
+
+        return pred
+
+    def view(self, state: State) -> Any:
+        if self._view is None:
+            return state
+        return self._view(state)
+
+    def permute(self, state: State, perm: Any) -> State:
+        return tuple(_permute(v, perm) for v in state)
+
+    def check_assumes(self) -> list:
+        diags = []
+        mod = self.root.module
+        for u in mod.units:
+            if isinstance(u, A.Assume):
+                try:
+                    v = self.compiler.expr(u.expr, self.env)[0](None, None, self.compiler.frame)
+                except EvalError as exc:
+                    diags.append(_diag(f"evaluating the assumption failed: {exc}", exc.span or u.span))
+                    continue
+                if v is not True:
+                    diags.append(_diag("Assumption is false", u.span))
+        return diags
+
+    def evaluate(self, expr_text: str, state: State | dict | None = None) -> Any:
+        node = self._expr_node(expr_text)
+        fn, _ = self.compiler.expr(node, self.env)
+        if isinstance(state, dict):
+            state = tuple(from_python(state[v]) if not _is_value(state[v]) else state[v] for v in self.variables)
+        return fn(state, None, self.compiler.frame)
+
+    def state_from_dict(self, d: dict) -> State:
+        return tuple(d[v] for v in self.variables)
+
+    def state_to_dict(self, s: State) -> dict:
+        return dict(zip(self.variables, s))
+
+    def check_step(self, action_name: str, pre: dict, post: dict, params: dict | None = None,
+                   free: dict | None = None) -> Any:
+        from specula.tla.step import check_step
+
+        return check_step(self, action_name, pre, post, params, free)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _with_binders(run: Callable, binders: list) -> Callable:
+    if not binders:
+        return run
+    if len(binders) == 1:
+        _, k, vals = binders[0]
+
+        def one(s: Any, n: list, e: list) -> None:
+            for v in vals:
+                e[k] = v
+                run(s, n, e)
+
+        return one
+    import itertools
+
+    ks = [b[1] for b in binders]
+    combos = list(itertools.product(*[b[2] for b in binders]))
+
+    def many(s: Any, n: list, e: list) -> None:
+        for combo in combos:
+            for k, v in zip(ks, combo):
+                e[k] = v
+            run(s, n, e)
+
+    return many
+
+
+def _flatten_and(node: Any, model: Model, scope: Any) -> list:
+    if isinstance(node, A.And):
+        out = []
+        for a in node.args:
+            out += _flatten_and(a, model, scope)
+        return out
+    return [node]
+
+
+def _guess_name(node: Any) -> str:
+    if isinstance(node, (A.Name, A.OpApp)) and node.name.isidentifier():
+        return node.name
+    return "Next"
+
+
+def _permute(v: Any, perm: Any) -> Any:
+    c = v.__class__
+    if c is ModelValue:
+        try:
+            return perm[v]
+        except (KeyError, TypeError):
+            return v
+    if c is tuple:
+        return tuple(_permute(x, perm) for x in v)
+    if c is frozenset:
+        return frozenset(_permute(x, perm) for x in v)
+    if c is Fn:
+        return make_fn({_permute(k, perm): _permute(x, perm) for k, x in v.items()})
+    return v
+
+
+def _is_value(v: Any) -> bool:
+    return v.__class__ in (int, bool, str, ModelValue, tuple, frozenset, Fn)
+
+
+def _diag(message: str, span: Any = None) -> Any:
+    from specula.diagnostics import Diagnostic
+
+    if span is not None and getattr(span, "line", 0):
+        return Diagnostic("error", "E500", message, span.file, span.line, span.col, span.end_line, span.end_col)
+    return Diagnostic("error", "E500", message)
+
+
+def parse_expression(text: str) -> Any:
+    """Parse a standalone TLA+ expression with the front end."""
+    from specula.tla.syntax import parse_module
+
+    mod = parse_module(f"---- MODULE __Expr__ ----\n__Expr__ ==\n  {text}\n====\n", "<expr>")
+    for u in mod.units:
+        if isinstance(u, A.OpDef) and u.name == "__Expr__":
+            return u.body
+    raise EvalError(f"cannot parse expression: {text}")
