@@ -31,13 +31,17 @@ class RunOptions:
     stream: bool = False
     retry: RetryPolicy = RetryPolicy()
     translate_with_model: bool = True
+    runtime: Any = None  # specula.phases.RuntimeSettings; None = SysMoBench's defaults
+    invariant_seconds: float = 60.0
     env: Mapping[str, str] | None = None
     run_id: str | None = None
     on_event: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
 
 
-def _translator(provider: Provider, ledger: Ledger, session: Session, use_model: bool):
-    from specula.agent.translate import load_templates, translate
+def _translator(provider: Provider, ledger: Ledger, session: Session):
+    """Model translation of invariant templates, redone only when the spec's declared names change."""
+    from specula.agent.translate import signature, translate_with_model
+    from specula.phases import InvariantDef
 
     def complete(system: str, user: str) -> str:
         t0 = time.monotonic()
@@ -47,20 +51,30 @@ def _translator(provider: Provider, ledger: Ledger, session: Session, use_model:
                                        "prompt": user, "reply": reply.message.content})
         return reply.message.content
 
-    def run(spec_text: str) -> list[dict[str, Any]]:
-        assert session.task.invariants is not None
-        out = translate(load_templates(session.task.invariants), spec_text, complete if use_model else None)
-        session.run.append_transcript({"event": "invariants", "translated": out})
-        return out
+    def run(spec_path: Path, spec_text: str, templates: list[Any]) -> tuple[list[Any], list[Any]]:
+        sig = signature(spec_text)
+        if session.translated is not None and session.translated_for == sig:
+            done = {d["name"] for d in session.translated}
+            defs = [InvariantDef(d["name"], d["type"], d["definition"], d["source"]) for d in session.translated]
+            return defs, [t for t in templates if t.name not in done]
+        defs, untranslated, notes = translate_with_model(spec_path, spec_text, templates, complete)
+        session.translated = [{"name": d.name, "type": d.type, "definition": d.definition, "source": d.source}
+                              for d in defs]
+        session.translated_for = sig
+        session.run.append_transcript({"event": "invariants", "translated": session.translated,
+                                       "untranslated": [t.name for t in untranslated], "notes": notes})
+        return defs, untranslated
 
     return run
 
 
 def _build(task: Task, run: RunDir, provider: Provider, ledger: Ledger, opts: RunOptions) -> Toolbox:
+    from specula.agent.evaluate import Scoring
+
     session = Session(task, run)
-    box = Toolbox(session)
-    box._translate = _translator(provider, ledger, session, opts.translate_with_model)
-    return box
+    scoring = Scoring(task, runtime_settings=opts.runtime, invariant_seconds=opts.invariant_seconds,
+                      translate=_translator(provider, ledger, session) if opts.translate_with_model else None)
+    return Toolbox(session, scoring)
 
 
 def start_run(task: Task, opts: RunOptions) -> Agent:

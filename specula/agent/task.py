@@ -13,7 +13,7 @@ from typing import Any
 
 from specula.errors import ConfigError, InputError
 
-__all__ = ["Task", "load_task"]
+__all__ = ["Task", "load_task", "from_bench"]
 
 
 @dataclass
@@ -58,88 +58,43 @@ class Task:
         )
 
 
-def _systems_dirs() -> list[Path]:
-    import os
-
-    dirs = []
-    if os.environ.get("SPECULA_SYSTEMS_DIR"):
-        dirs.append(Path(os.environ["SPECULA_SYSTEMS_DIR"]))
-    dirs.append(Path(__file__).resolve().parents[2] / "benchmarks" / "systems")
-    return dirs
-
-
-def _find_task_file(target: str) -> Path | None:
-    p = Path(target)
-    if p.is_file() and p.suffix in (".yaml", ".yml"):
-        return p
-    if p.is_dir() and (p / "task.yaml").is_file():
-        return p / "task.yaml"
-    if not p.exists() and "/" not in target:
-        for d in _systems_dirs():
-            if (d / target / "task.yaml").is_file():
-                return d / target / "task.yaml"
-            for f in sorted(d.glob("*/task.yaml")) if d.is_dir() else []:
-                try:
-                    import yaml
-
-                    if (yaml.safe_load(f.read_text()) or {}).get("name") == target:
-                        return f
-                except Exception:
-                    continue
-    return None
+def from_bench(bt: Any) -> Task:
+    """An agent task from a ``specula.bench.tasks.Task`` (bundled or SysMoBench)."""
+    base = Path(bt.dir).resolve()
+    traces: list[Path] = list(bt.window_files)
+    if bt.traces_dir is not None and Path(bt.traces_dir).is_dir():
+        traces.append(Path(bt.traces_dir))
+    hidden = [p for p in (bt.reference_spec, bt.reference_cfg) if p is not None]
+    hidden += [base / m["spec"] for m in bt.mutants if "spec" in m]
+    hidden += [base / "ref", base / "mutants"]
+    inv = bt.invariants if bt.invariants is not None and Path(bt.invariants).is_file() else None
+    return Task(name=bt.name, module=bt.spec_module, repo=base, description=bt.description, language=bt.language,
+                system_type=bt.system_type, source_files=list(bt.source_files),
+                required_actions=list(bt.target_actions), traces=[Path(t).resolve() for t in traces],
+                mapping=Path(bt.mapping).resolve() if bt.mapping else None,
+                invariants=Path(inv).resolve() if inv else None, hidden=[Path(h).resolve() for h in hidden],
+                task_file=(base / "task.yaml") if (base / "task.yaml").is_file() else None)
 
 
 def load_task(target: str, *, module: str | None = None, actions: list[str] | None = None,
               traces: list[str] | None = None, mapping: str | None = None, invariants: str | None = None,
-              focus: str = "", guidance: str = "") -> Task:
-    """A task from a task.yaml (file, its directory, or a bundled system name) or a repository path."""
-    import yaml
+              focus: str = "", guidance: str = "", sysmobench: str | None = None) -> Task:
+    """A task by bundled name, task folder or task.yaml (via ``specula.bench``), or a bare repository
+    path (then ``module`` is required). Flags override the task's own fields."""
+    from specula.bench.tasks import load_task as bench_load
 
-    task_file = _find_task_file(target)
-    if task_file is None:
-        repo = Path(target)
-        if not repo.is_dir():
-            raise InputError(f"{target!r} is neither a repository directory, a task.yaml, nor a bundled system",
-                             path=target)
+    p = Path(target)
+    is_task = (p / "task.yaml").is_file() or (p.name == "task.yaml" and p.is_file()) or not p.exists()
+    if is_task:
+        task = from_bench(bench_load(str(p.parent) if p.name == "task.yaml" else target, sysmobench))
+        if module:
+            task.module = module
+    else:
+        if not p.is_dir():
+            raise InputError(f"{target!r} is neither a repository directory nor a task", path=target)
         if not module:
             raise ConfigError("a bare repository needs --module NAME (the TLA+ module to write)", field="module")
-        task = Task(name=repo.resolve().name, module=module, repo=repo.resolve())
-    else:
-        try:
-            data = yaml.safe_load(task_file.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            raise ConfigError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=str(task_file),
-                              line=mark.line + 1 if mark else None) from None
-        if not isinstance(data, dict):
-            raise ConfigError("task.yaml must be a mapping", path=str(task_file))
-        base = task_file.parent.resolve()
-        mod = module or data.get("specModule") or data.get("name")
-        if not mod:
-            raise ConfigError("task.yaml has no specModule or name", path=str(task_file), field="specModule")
-        files = [f["path"] if isinstance(f, dict) else str(f) for f in data.get("source_files") or []]
-        if not files and data.get("default_source_file"):
-            files = [str(data["default_source_file"])]
-        wv = data.get("wv") or {}
-        ref = data.get("reference") or {}
-        hidden = [base / v for v in ref.values() if isinstance(v, str)]
-        hidden += [base / m["spec"] for m in data.get("mutants") or [] if isinstance(m, dict) and "spec" in m]
-        hidden += [base / "ref", base / "mutants"]
-
-        def rel(v: Any) -> Path | None:
-            return (base / str(v)).resolve() if v else None
-
-        repo_field = data.get("repo") or (data.get("repository") or {}).get("path")
-        task = Task(
-            name=str(data.get("name") or base.name), module=str(mod),
-            repo=rel(repo_field) or base,
-            description=str(data.get("description", "")).strip(), language=str(data.get("language", "")),
-            system_type=str(data.get("system_type", "")), source_files=files,
-            required_actions=[str(a) for a in wv.get("target_actions") or data.get("required_actions") or []],
-            traces=[p for p in [rel(data.get("traces"))] if p is not None],
-            mapping=rel(data.get("mapping")), invariants=rel(data.get("invariants")),
-            hidden=[h.resolve() for h in hidden], task_file=task_file.resolve(),
-        )
+        task = Task(name=p.resolve().name, module=module, repo=p.resolve())
     if actions:
         task.required_actions = list(actions)
     if traces:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from specula.agent import specedit
-from specula.agent.evaluate import Evaluation, Inputs, evaluate, phase_names
+from specula.agent.evaluate import PHASES, Evaluation, Scoring, phase_names
 from specula.agent.messages import ToolCall, ToolSpec
 from specula.agent.rundir import RunDir
 from specula.agent.task import Task
@@ -103,7 +103,6 @@ class Session:
     best_eval: int | None = None
     converged: bool = False
     last: Evaluation | None = field(default=None, repr=False)
-    last_version_scored: int | None = None
     translated: list[dict[str, Any]] | None = None
     translated_for: str | None = None
 
@@ -136,14 +135,11 @@ def clip(text: str, limit: int = MAX_RESULT) -> str:
 class Toolbox:
     """Dispatches tool calls for one session."""
 
-    def __init__(self, session: Session, translate: Callable[[str], list[dict[str, Any]]] | None = None,
+    def __init__(self, session: Session, scoring: Scoring | None = None,
                  on_evaluation: Callable[[Evaluation], None] | None = None) -> None:
         self.s = session
-        self._translate = translate
+        self.scoring = scoring or Scoring(session.task)
         self._on_evaluation = on_evaluation
-        self._windows: list[Any] | None = None
-        self._mapping: Any = None
-        self._mapping_loaded = False
         self._index: Any = None
 
     @property
@@ -310,10 +306,19 @@ class Toolbox:
                 problems.append(f"required action {action} must be a disjunct of Next")
         if nxt is None and self.s.task.required_actions:
             problems.append("the spec must define Next (a disjunction of the required actions) and Spec")
-        for inv in self.s.translated or []:
-            if inv.get("name") in defs and inv.get("text") and inv["name"] not in self.s.task.required_actions:
-                problems.append(f"{inv['name']} is a checked invariant; the spec may not define it")
+        for name in self._invariant_names():
+            if name in defs and name not in self.s.task.required_actions:
+                problems.append(f"{name} is an invariant phase 4 checks; the spec may not define it (phase 4 adds "
+                                "its own definition)")
         return problems
+
+    def _invariant_names(self) -> list[str]:
+        if self.s.task.invariants is None:
+            return []
+        try:
+            return [t.name for t in self.scoring.data().templates]
+        except Exception:
+            return []
 
     def _save(self, tla: str, cfg: str, how: str) -> str:
         problems = self._check_guard_rails(tla)
@@ -357,38 +362,8 @@ class Toolbox:
                 f"--- {self.s.task.module}.cfg\n{self.s.cfg}")
 
     # -- phases
-    def inputs(self) -> Inputs:
-        return Inputs(windows=self.windows, mapping=self.mapping, invariants=self._invariants)
-
     def windows(self) -> list[Any]:
-        if self._windows is None:
-            from specula.traces import find_trace_files, iter_windows
-
-            files: list[Path] = []
-            for t in self.s.task.traces:
-                files.extend(find_trace_files(t) if t.is_dir() else [t])
-            self._windows = [w for f in files for w in iter_windows(f, issues=[])]
-        return self._windows
-
-    def mapping(self) -> Any:
-        if not self._mapping_loaded:
-            if self.s.task.mapping is not None:
-                from specula.traces import load_mapping
-
-                self._mapping = load_mapping(self.s.task.mapping)
-            self._mapping_loaded = True
-        return self._mapping
-
-    def _invariants(self, spec_text: str) -> list[Any]:
-        if self._translate is None or self.s.task.invariants is None:
-            return []
-        from specula.agent.translate import as_phase_defs, signature
-
-        sig = signature(spec_text)
-        if self.s.translated is None or self.s.translated_for != sig:
-            self.s.translated = self._translate(spec_text)
-            self.s.translated_for = sig
-        return as_phase_defs(self.s.translated)
+        return list(self.scoring.data().windows or [])
 
     def t_run_phase(self, phase: str) -> str:
         if not self.s.tla:
@@ -398,14 +373,13 @@ class Toolbox:
         except ValueError as exc:
             raise ToolError(str(exc)) from None
         spec_path, cfg_path = self.s.spec_paths()
-        ev = evaluate(self.s.task.name, spec_path, cfg_path, self.inputs(), names, spec_text=self.s.tla)
+        ev = self.scoring.run(spec_path, cfg_path, self.s.tla, names)
         self.s.evaluations += 1
         self.s.last = ev
-        self.s.last_version_scored = self.s.version
         data = ev.to_dict()
         data["version"] = self.s.version
         self.s.run.save_scorecard(self.s.evaluations, data)
-        if names == ev.ran and len(names) == 4 and ev.overall > self.s.best_score:
+        if ev.ran == PHASES and ev.overall > self.s.best_score:
             self.s.best_score, self.s.best_version, self.s.best_eval = ev.overall, self.s.version, self.s.evaluations
         if ev.converged():
             self.s.converged = True
@@ -416,49 +390,80 @@ class Toolbox:
         if self.s.converged:
             tail = "\nALL PHASES PASS."
         else:
-            failing = self._failing_actions()
+            failing = _failing_actions(ev.detail("conformance"))
             if failing:
                 tail = "\nNext: show_window with one of: " + ", ".join(failing[:8])
         return head + ev.card.summary(MAX_RESULT - 400) + tail
 
-    def _conformance(self) -> Any:
+    def _detail(self, phase: str, how: str) -> dict[str, Any]:
         ev = self.s.last
-        if ev is None or "conformance" not in ev.results:
-            raise ToolError("no conformance results yet; run_phase 3 (or all) first")
-        return ev.results["conformance"]
-
-    def _failing_actions(self) -> list[str]:
-        ev = self.s.last
-        if ev is None or "conformance" not in ev.results:
-            return []
-        return _failing_actions(ev.results["conformance"])
+        d = ev.detail(phase) if ev is not None else {}
+        if not d or "error" in d and len(d) == 1:
+            raise ToolError(f"no {phase} results for the current spec yet; {how} first")
+        return d
 
     def t_show_window(self, action: str, n: int = 0) -> str:
-        result = self._conformance()
-        fn = getattr(result, "explain", None) or getattr(result, "show_window", None)
-        if callable(fn):
-            return str(fn(action, n))
-        rows = _failing_windows(result, action)
-        if not rows:
-            actions = _failing_actions(result)
-            raise ToolError(f"no failing window for {action}" + (f"; failing actions: {', '.join(actions)}"
-                                                                 if actions else "; every window passes"))
-        if not 0 <= n < len(rows):
-            raise ToolError(f"{action} has {len(rows)} failing windows; n must be in 0..{len(rows) - 1}")
-        return f"failing window {n + 1} of {len(rows)} for {action}:\n" + _render(rows[n])
+        d = self._detail("conformance", "run_phase 3 (or all)")
+        failing = [w for w in d.get("windows", []) if not w.get("ok") and w.get("action") == action]
+        if not failing:
+            acts = _failing_actions(d)
+            raise ToolError(f"no failing window for {action}" + (
+                f"; failing actions: {', '.join(acts)}" if acts else "; every window passes"))
+        if not 0 <= n < len(failing):
+            raise ToolError(f"{action} has {len(failing)} failing windows; n must be in 0..{len(failing) - 1}")
+        row = failing[n]
+        lines = [f"failing window {n + 1} of {len(failing)} for {action}: id {row.get('id')} "
+                 f"(trace {row.get('trace_id')}{', ' + row['source'] if row.get('source') else ''})"]
+        raw = self._raw_window(row)
+        if raw is not None:
+            for key in ("actor", "params", "input"):
+                if getattr(raw, key, None) not in (None, {}, []):
+                    lines.append(f"{key}: {json.dumps(getattr(raw, key), default=str)}")
+            changed = {k for k in set(raw.pre) | set(raw.post) if raw.pre.get(k) != raw.post.get(k)}
+            lines.append("observed pre:  " + json.dumps(raw.pre, default=str))
+            lines.append("observed post: " + json.dumps(raw.post, default=str))
+            lines.append("changed: " + (", ".join(sorted(changed)) or "nothing"))
+        cause = next((c for c in d.get("causes", [])
+                      if f"{c.get('action')}|{c.get('kind')}|{c.get('title')}" == row.get("cause")), None)
+        if cause is not None:
+            where = f" at {cause['location']}" if cause.get("location") else ""
+            lines.append(f"diagnosis ({cause.get('kind')}){where}: {cause.get('title')} "
+                         f"[{cause.get('count')} windows share it]")
+            for k, v in (cause.get("detail") or {}).items():
+                lines.append(f"  {k}: {v if isinstance(v, str) else json.dumps(v, default=str)}")
+        elif row.get("cause"):
+            lines.append(f"diagnosis: {row['cause']}")
+        return "\n".join(lines)
+
+    def _raw_window(self, row: dict[str, Any]) -> Any:
+        for w in self.windows():
+            if str(w.id) == str(row.get("id")) and str(w.trace_id) == str(row.get("trace_id")):
+                return w
+        return None
 
     def t_show_counterexample(self, invariant: str) -> str:
-        ev = self.s.last
-        if ev is None or "invariants" not in ev.results:
-            raise ToolError("no invariant results yet; run_phase 4 (or all) first")
-        result = ev.results["invariants"]
-        fn = getattr(result, "counterexample", None) or getattr(result, "explain", None)
-        if callable(fn):
-            return str(fn(invariant))
-        for row in result.to_dict().get("invariants", result.to_dict().get("rows", [])):
-            if row.get("name") == invariant:
-                return _render(row)
-        raise ToolError(f"no result for invariant {invariant!r}")
+        d = self._detail("invariants", "run_phase 4 (or all)")
+        rows = d.get("rows", [])
+        row = next((r for r in rows if r.get("name") == invariant), None)
+        if row is None:
+            raise ToolError(f"no result for invariant {invariant!r}; invariants: "
+                            + ", ".join(r.get("name", "?") for r in rows))
+        lines = [f"{invariant} [{row.get('type')}]: {row.get('status')}"
+                 + (f": {row['message']}" if row.get("message") else "")]
+        trace = row.get("counterexample") or []
+        if not trace:
+            lines.append("no counterexample (the invariant was not violated)")
+        prev: dict[str, Any] = {}
+        for i, step in enumerate(trace[-12:]):
+            state = step.get("state") or {}
+            if isinstance(state, dict) and prev:
+                shown = {k: v for k, v in state.items() if prev.get(k) != v}
+                text = "changed " + json.dumps(shown, default=str)
+            else:
+                text = json.dumps(state, default=str)
+            lines.append(f"{i + 1}. {step.get('action') or 'Init'}: {text}")
+            prev = state if isinstance(state, dict) else {}
+        return "\n".join(lines)
 
     # -- traces and mapping
     def t_read_traces(self, action: str = "", limit: int = 3) -> str:
@@ -530,36 +535,5 @@ def _block_end(lines: list[str], i: int) -> int:
     return min(len(lines), i + 80)
 
 
-def _failing_actions(result: Any) -> list[str]:
-    fn = getattr(result, "failing_actions", None)
-    if callable(fn):
-        return list(fn())
-    d = result.to_dict()
-    rows = d.get("actions") or []
-    if isinstance(rows, dict):
-        rows = [{"action": k, **v} for k, v in rows.items()]
-    out = []
-    for r in rows:
-        failed = r.get("failed", r.get("failing", (r.get("windows", 0) - r.get("passed", 0))))
-        if isinstance(failed, list):
-            failed = len(failed)
-        if failed:
-            out.append(r.get("action") or r.get("name"))
-    return [a for a in out if a]
-
-
-def _failing_windows(result: Any, action: str) -> list[Any]:
-    fn = getattr(result, "failures", None)
-    if callable(fn):
-        return list(fn(action))
-    d = result.to_dict()
-    rows = d.get("failures") or d.get("failing_windows") or d.get("windows") or []
-    return [r for r in rows if r.get("action") == action and not r.get("ok", False)]
-
-
-def _render(row: Any) -> str:
-    if hasattr(row, "render"):
-        return str(row.render())
-    if hasattr(row, "to_dict"):
-        row = row.to_dict()
-    return json.dumps(row, indent=1, default=str)
+def _failing_actions(conformance_detail: dict[str, Any]) -> list[str]:
+    return [a["action"] for a in conformance_detail.get("actions", []) if a.get("passed", 0) < a.get("total", 0)]
