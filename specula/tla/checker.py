@@ -524,9 +524,8 @@ class _Search:
                 k = key(st)
                 if k in seen:
                     continue
-                in_model = all(c(st) for _, c in constraints) and all(a(None, st) for _, a in acons) if (
-                    constraints or acons
-                ) else True
+                # ACTION_CONSTRAINT does not apply to initial states (TLC: isInActions(null, s))
+                in_model = all(c(st) for _, c in constraints)
                 if in_model:
                     idx = self._add(k, -1, -1)
                     self.distinct += 1

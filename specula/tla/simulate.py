@@ -107,7 +107,9 @@ def simulate(
     seen: set = set()
 
     def in_model(pre: State | None, st: State) -> bool:
-        return all(c(st) for _, c in plan.constraints) and all(a(pre, st) for _, a in plan.action_constraints)
+        if not all(c(st) for _, c in plan.constraints):
+            return False
+        return pre is None or all(a(pre, st) for _, a in plan.action_constraints)
 
     def bad_state(st: State) -> tuple[str, str] | None:
         for name, inv in plan.invariants:
