@@ -43,14 +43,18 @@ def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequenc
 
     mp = mapping_path or task.mapping
     mapping = load_mapping(mp) if mp is not None and Path(mp).is_file() else None
-    files = list(trace_paths) or (task.window_files + task.trace_files())
+    from specula.traces import cut_windows
+    from specula.traces.pgo import is_tracelink_run, read_tracelink_run
+
+    files = list(trace_paths) or (task.window_files + task.trace_files() + task.tracelink_runs())
     issues: list[Any] = []
     windows: list[Any] | None = None
     if files:
         targets = set(task.target_actions)
         windows = []
         for f in files:
-            for w in iter_windows(f, issues):
+            src = cut_windows(read_tracelink_run(f, issues)) if is_tracelink_run(f) else iter_windows(f, issues)
+            for w in src:
                 spec_action = mapping.spec_action(w.action) if mapping is not None else w.action
                 if not targets or spec_action in targets:
                     windows.append(w)

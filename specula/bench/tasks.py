@@ -80,12 +80,20 @@ class Task:
             return []
         from specula.traces import find_trace_files
 
-        return list(find_trace_files(self.traces_dir))
+        return [f for f in find_trace_files(self.traces_dir) if f.suffix != ".log"]
+
+    def tracelink_runs(self) -> list[Path]:
+        """PGo TraceLink run folders (SysMoBench's PGo tasks)."""
+        if self.traces_dir is None or not self.traces_dir.is_dir():
+            return []
+        from specula.traces.pgo import tracelink_runs
+
+        return tracelink_runs(self.traces_dir)
 
     def missing(self) -> list[str]:
         """What is missing to run every phase of this task (empty = runnable)."""
         out = []
-        if not self.trace_files() and not self.window_files:
+        if not self.trace_files() and not self.window_files and not self.tracelink_runs():
             if self.kind == "sysmobench":
                 out.append("traces: needs the instrumented system build")
             else:
@@ -104,7 +112,7 @@ class Task:
             "system_type": self.system_type,
             "source_files": self.source_files,
             "target_actions": self.target_actions,
-            "traces": len(self.trace_files()),
+            "traces": len(self.trace_files()) + len(self.tracelink_runs()),
             "window_files": [str(p) for p in self.window_files],
             "mapping": str(self.mapping) if self.mapping else None,
             "invariants": str(self.invariants) if self.invariants else None,
@@ -250,6 +258,10 @@ def load_task(ref: str | Path, sysmobench: str | Path | None = None) -> Task:
     if p.name == "task.yaml" and p.is_file():
         return _bundled(p.parent)
     name = str(ref)
+    if sysmobench is not None:  # a checkout was named: its tasks win over bundled namesakes
+        root = Path(sysmobench)
+        if (root / "tla_eval" / "tasks" / name / "task.yaml").is_file():
+            return _sysmobench(root, name)
     base = bundled_systems_dir()
     if (base / name / "task.yaml").is_file():
         return _bundled(base / name)
@@ -259,9 +271,5 @@ def load_task(ref: str | Path, sysmobench: str | Path | None = None) -> Task:
                 t = _bundled(d)
                 if t.name == name:
                     return t
-    if sysmobench is not None:
-        root = Path(sysmobench)
-        if (root / "tla_eval" / "tasks" / name / "task.yaml").is_file():
-            return _sysmobench(root, name)
     known = [t.name for t in list_tasks()]
     raise InputError(f"unknown task {name!r}; bundled tasks: {', '.join(known) or 'none'}")
