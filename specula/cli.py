@@ -123,7 +123,7 @@ def check_cmd(
             _console().print(report.render_simulation(sim, str(spec)))
         raise typer.Exit(0 if sim.ok else 1)
     err = _console(stderr=True)
-    on_progress = None if json_out else (lambda p: err.print(report.format_progress(p), markup=False))
+    on_progress = None if json_out else (lambda p: p.elapsed >= 1.0 and err.print(report.format_progress(p), markup=False))
     limits = Limits(max_states=max_states, max_depth=max_depth, max_seconds=max_seconds, check_deadlock=deadlock, progress_every=5.0)
     res = check(model, limits, on_progress=on_progress, cfg=cfg)
     if json_out:

@@ -297,7 +297,8 @@ def check(
             pr.detail = pr.detail or "search did not complete"
     result.distinct = search.distinct
     result.generated = search.generated
-    result.depth = search.depth
+    # stopped while generating the next level: TLC counts that level in the depth
+    result.depth = search.depth + (1 if search._next else 0)
     result.queue_left = search.queue_left
     result.init_states = search.init_count
     result.elapsed = time.monotonic() - t0
@@ -484,6 +485,7 @@ class _Search:
         self.queue_left = 0
         self.init_count = 0
         self.depth_cut = False
+        self._next: list[State] | None = None
 
     # ------------------------------------------------------------------------------------------
     def _add(self, k: Any, parent: int, action: int) -> int:
@@ -563,6 +565,7 @@ class _Search:
                     return
                 next_states: list[State] = []
                 next_idx: list[int] = []
+                self._next = next_states
                 n_level = len(level_states)
                 for pos in range(n_level):
                     st = level_states[pos]
@@ -642,6 +645,7 @@ class _Search:
                             self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
                             self._progress(self.queue_left)
                 level_states, level_idx = next_states, next_idx
+                self._next = None
                 if level_states:
                     self.depth += 1
                 self._sync(generated, cov_gen, cov_new, len(level_states))
