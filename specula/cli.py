@@ -372,6 +372,118 @@ def code_writes(repo: str = _RepoArg, name: str = typer.Argument(..., help="fiel
 
 # --- agent/model commands ---
 
+
+class _ModelView:
+    """Live view of a modeling run: iteration, phase scores, tokens and cost, failing causes."""
+
+    def __init__(self, model: str) -> None:
+        self.model, self.iteration, self.tokens, self.cost = model, 0, 0, 0.0
+        self.scores: dict = {}
+        self.skipped: dict = {}
+        self.causes: list = []
+        self.last_tool, self.version, self.status = "", 0, "running"
+
+    def on_event(self, e: dict) -> None:
+        kind = e.get("event")
+        if kind == "message" and "iteration" in e:
+            self.iteration = e["iteration"]
+            u = e.get("usage", {})
+            self.tokens += sum(int(v or 0) for v in u.values())
+            self.cost += float(e.get("cost", 0.0))
+        elif kind == "tool_call":
+            self.last_tool = e.get("name", "")
+        elif kind == "evaluation":
+            self.scores, self.skipped = e["scores"], e.get("skipped", {})
+            self.causes, self.version = e.get("causes", []), e.get("version", 0)
+        elif kind == "stop":
+            self.status = e.get("status", "")
+
+    def __rich__(self):
+        from rich.table import Table
+
+        t = Table(title=f"specula model ({self.model})", show_header=False, expand=False)
+        t.add_column(style="bold")
+        t.add_column()
+        t.add_row("iteration", f"{self.iteration}   last tool: {self.last_tool or '-'}   status: {self.status}")
+        t.add_row("tokens / cost", f"{self.tokens:,} / ${self.cost:.4f}")
+        for p in ("syntax", "runtime", "conformance", "invariants"):
+            if p in self.scores:
+                note = f" (skipped: {self.skipped[p]})" if p in self.skipped else ""
+                t.add_row(p, f"{self.scores[p]:.3f}{note}   [dim]spec v{self.version}[/]")
+        for c in self.causes[:6]:
+            t.add_row("[red]failing[/]", str(c)[:140])
+        return t
+
+
+@app.command("model")
+def model_cmd(
+    target: Optional[str] = typer.Argument(None, help="Bundled task name, task folder/task.yaml, or a repository path."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="PROVIDER/NAME, e.g. anthropic/claude-sonnet-4-6, "
+                                        "openai/gpt-5, openai-compatible/NAME@http://host:port/v1, litellm/..."),
+    traces: Optional[list[Path]] = typer.Option(None, "--traces", help="Trace or window files/folders (default: the task's)."),
+    mapping: Optional[Path] = typer.Option(None, "--mapping", help="Mapping YAML (default: the task's)."),
+    invariants: Optional[Path] = typer.Option(None, "--invariants", help="invariants.yaml templates (default: the task's)."),
+    focus: str = typer.Option("", "--focus", help="What to concentrate on (ranks the code map, goes in the prompt)."),
+    guidance: Optional[Path] = typer.Option(None, "--guidance", help="A text file of extra guidance for the model."),
+    budget: Optional[str] = typer.Option(None, "--budget", help="e.g. 'dollars=2,tokens=500k,iterations=40,time=30m'."),
+    resume: Optional[str] = typer.Option(None, "--resume", help="Continue a stopped run (id under --runs-dir, or a path)."),
+    module: Optional[str] = typer.Option(None, "--module", help="TLA+ module name (required for a bare repository)."),
+    action: Optional[list[str]] = typer.Option(None, "--action", help="Required action names (default: the task's)."),
+    runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", help="Where run directories go."),
+    stream: bool = typer.Option(False, "--stream", help="Stream model replies."),
+    quick: bool = typer.Option(False, "--quick", help="Faster, smaller runtime checks while iterating."),
+    no_translate: bool = typer.Option(False, "--no-translate", help="Translate invariant templates without the model."),
+    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Model a system in TLA+ with an LLM agent that runs the four phases as tools and refines the spec."""
+    from specula.agent.ledger import parse_budget
+    from specula.agent.session import DEFAULT_BUDGET, DEFAULT_MODEL, RunOptions, resume_run, start_run
+    from specula.agent.task import load_task
+    from specula.errors import InputError
+
+    if not target and not resume:
+        raise InputError("give a task or repository to model, or --resume RUN")
+    view = _ModelView(model or DEFAULT_MODEL)
+    opts = RunOptions(model=model or DEFAULT_MODEL, runs_dir=runs_dir, stream=stream,
+                      translate_with_model=not no_translate, on_event=view.on_event)
+    if quick:
+        from specula.phases import RuntimeSettings
+
+        opts.runtime = RuntimeSettings(check_seconds=15, runs=4, traces_per_run=20, depth=30, run_seconds=5)
+        opts.invariant_seconds = 15
+    if resume:
+        opts.budget = parse_budget(budget) if budget else None
+        agent = resume_run(resume, opts, model=model)
+    else:
+        opts.budget = parse_budget(budget, DEFAULT_BUDGET)
+        text = guidance.read_text(encoding="utf-8") if guidance and guidance.is_file() else ""
+        if guidance and not guidance.is_file():
+            raise InputError("guidance file not found", str(guidance))
+        task = load_task(target, module=module, actions=action, traces=[str(t) for t in traces or []],
+                         mapping=str(mapping) if mapping else None,
+                         invariants=str(invariants) if invariants else None, focus=focus, guidance=text,
+                         sysmobench=str(sysmobench) if sysmobench else None)
+        agent = start_run(task, opts)
+    if json_out:
+        outcome = agent.run()
+        _print_json(outcome.to_dict())
+    else:
+        from rich.live import Live
+
+        con = _console()
+        with Live(view, console=con, refresh_per_second=4, transient=False):
+            outcome = agent.run()
+        con.print(f"run {outcome.run}: {outcome.status} — {outcome.reason}", markup=False)
+        if outcome.best_version:
+            con.print(f"best spec: version {outcome.best_version}, overall {outcome.best_score:.3f}; "
+                      f"final/ holds it", markup=False)
+        if outcome.resumable:
+            con.print(f"resume with: specula model --resume {outcome.run}", markup=False)
+    codes = {"converged": 0, "interrupted": 130, "provider-error": 2}
+    raise typer.Exit(codes.get(outcome.status, 1))
+
+
 # --- bench commands ---
 
 

@@ -74,7 +74,20 @@ def _build(task: Task, run: RunDir, provider: Provider, ledger: Ledger, opts: Ru
     session = Session(task, run)
     scoring = Scoring(task, runtime_settings=opts.runtime, invariant_seconds=opts.invariant_seconds,
                       translate=_translator(provider, ledger, session) if opts.translate_with_model else None)
-    return Toolbox(session, scoring)
+    def on_evaluation(ev: Any) -> None:
+        if opts.on_event is not None:
+            causes = [c.get("action", "") + ": " + c.get("title", "")
+                      for c in ev.detail("conformance").get("causes", [])[:5]]
+            for p in ("syntax", "runtime", "invariants"):
+                ps = ev.card.phases.get(p)
+                if ps is not None and not ps.skipped and ps.score < 1.0 and ps.summary:
+                    causes.append(f"{p}: " + ps.summary.splitlines()[-1][:160])
+            opts.on_event({"event": "evaluation", "version": session.version, "overall": ev.overall,
+                           "scores": {p: ev.score(p) for p in ("syntax", "runtime", "conformance", "invariants")},
+                           "skipped": {p: ps.skipped for p, ps in ev.card.phases.items() if ps.skipped},
+                           "causes": causes, "converged": session.converged})
+
+    return Toolbox(session, scoring, on_evaluation)
 
 
 def start_run(task: Task, opts: RunOptions) -> Agent:

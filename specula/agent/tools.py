@@ -383,6 +383,9 @@ class Toolbox:
             self.s.best_score, self.s.best_version, self.s.best_eval = ev.overall, self.s.version, self.s.evaluations
         if ev.converged():
             self.s.converged = True
+        self.s.run.append_transcript({"event": "evaluation", "n": self.s.evaluations, "version": self.s.version,
+                                      "scores": data["scores"], "overall": data["overall"],
+                                      "converged": self.s.converged})
         if self._on_evaluation is not None:
             self._on_evaluation(ev)
         head = f"spec version {self.s.version}, scorecard {self.s.evaluations}\n"
