@@ -228,7 +228,8 @@ def invariants(
         row.distinct = res.distinct
         row.elapsed = round(res.elapsed, 3)
         prop = next((p for p in getattr(res, "properties", []) if p.name == d.name), None)
-        if prop is not None and prop.status == "not checked":
+        unchecked = prop is not None and (prop.status == "not checked" or "not checked" in (prop.detail or ""))
+        if unchecked and res.verdict in ("ok", "limit"):
             row.status = "not checked"
             row.message = prop.detail or "liveness checking is not available for this property"
         elif res.verdict in ("ok", "limit"):

@@ -3,11 +3,15 @@
 * runtime check: a bounded model check, deadlock off, time limit (60 s); a timeout with no error
   passes;
 * runtime coverage: 20 simulation runs (50 traces each, depth 50, seeded, 30 s each, deadlock off).
-  all = every action (operator name) of Next; covered = actions that produced a new state in some
-  run; error = the last action of any error trace. P2 = |covered - error| / |all|.
+  all = every action (operator name) of Next; covered = actions that produced a state in some
+  run (TLC's simulation coverage counts states per action); error = the last action of any error
+  trace. P2 = |covered - error| / |all|.
 
-Every runtime error is pinned to its action, the state trace and the source span; every seed is
-recorded so a run can be replayed.
+That "error" rule is SysMoBench's, kept for the score: for an evaluation error, TLC's trace ends
+with the state the failing action started from, so the blamed action is the one *before* it.
+specula's diagnostics also pin each error to the action that actually failed (``failing_action``,
+from the source span of the error) with the state trace and span; every seed is recorded so a run
+can be replayed.
 """
 
 from __future__ import annotations
@@ -37,8 +41,9 @@ class RuntimeError_:
     source: str  # "check" | "simulation run N"
     verdict: str  # "invariant" | "error" | "deadlock" | "action-property" | "assumption"
     message: str
-    action: str | None
+    action: str | None  # SysMoBench's blame: the last action of the error trace
     span: str | None = None
+    failing_action: str | None = None  # the action whose evaluation failed (from the span)
     trace: list[dict[str, Any]] = field(default_factory=list)
     seed: int | None = None
 
@@ -48,6 +53,7 @@ class RuntimeError_:
             "verdict": self.verdict,
             "message": self.message,
             "action": self.action,
+            "failing_action": self.failing_action,
             "span": self.span,
             "seed": self.seed,
             "trace": self.trace,
@@ -110,7 +116,8 @@ class RuntimeResult:
                 continue
             seen.add(key)
             where = f" at {e.span}" if e.span else ""
-            lines.append(f"error in {e.action or '?'} ({e.source}, seed {e.seed}){where}: {e.message}")
+            culprit = e.failing_action or e.action or "?"
+            lines.append(f"error in {culprit} ({e.source}, seed {e.seed}){where}: {e.message}")
             if e.trace:
                 last = e.trace[-1]
                 lines.append(f"  last state: {last.get('state')}")
@@ -151,6 +158,27 @@ def _trace_dicts(variables: tuple[str, ...], trace: list[tuple[str | None, tuple
     return out
 
 
+def _action_spans(model: Any) -> list[tuple[str, Any]]:
+    """(action name, span of its definition) for pinning errors to the action that failed."""
+    out = []
+    names = getattr(getattr(getattr(model, "spec", None), "root", None), "names", {}) or {}
+    for name in _action_names(model):
+        d = names.get(name)
+        span = getattr(getattr(d, "node", None), "span", None)
+        if span is not None:
+            out.append((name, span))
+    return out
+
+
+def _pin(spans: list[tuple[str, Any]], err_span: Any) -> str | None:
+    if err_span is None:
+        return None
+    for name, sp in spans:
+        if sp.file == getattr(err_span, "file", None) and sp.start <= err_span.start and err_span.end <= sp.end:
+            return name
+    return None
+
+
 def _error_action(labels: dict[str, str], trace: list[tuple[str | None, tuple]]) -> str | None:
     for label, _ in reversed(trace):
         if label:
@@ -172,6 +200,7 @@ def runtime(
     variables = tuple(model.variables)
     labels = _label_to_name(model)
     all_actions = _action_names(model)
+    spans = _action_spans(model)
     base_seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**31)
     result = RuntimeResult(
         score=0.0,
@@ -203,12 +232,14 @@ def runtime(
                     action=_error_action(labels, res.counterexample),
                     span=str(res.span) if res.span else None,
                     trace=_trace_dicts(variables, res.counterexample),
+                    failing_action=_pin(spans, res.span),
                 )
             )
     except EvalError as exc:
         result.check = {"verdict": "error", "message": str(exc)}
         result.errors.append(
-            RuntimeError_("check", "error", str(exc), None, str(exc.span) if exc.span else None)
+            RuntimeError_("check", "error", str(exc), None, str(exc.span) if exc.span else None,
+                          failing_action=_pin(spans, exc.span))
         )
 
     # -- runtime coverage: simulation runs
@@ -224,7 +255,7 @@ def runtime(
             max_seconds=settings.run_seconds,
             check_deadlock=False,
         )
-        run_cov = sorted({c.name for c in sim.coverage if c.distinct > 0})
+        run_cov = sorted({c.name for c in sim.coverage if c.generated > 0})
         covered.update(run_cov)
         err_action = None
         for err in sim.errors:
@@ -240,6 +271,7 @@ def runtime(
                     span=str(err.span) if err.span else None,
                     trace=_trace_dicts(variables, err.trace),
                     seed=seed,
+                    failing_action=_pin(spans, err.span),
                 )
             )
         result.runs.append(SimRun(k + 1, seed, run_cov, err_action, sim.runs, round(sim.elapsed, 3)))

@@ -75,15 +75,17 @@ def test_runtime_good_spec_covers_every_action():
     assert [run.seed for run in r.runs] == [7, 8, 9]
 
 
-def test_runtime_error_action_and_uncovered_action_lower_the_score():
+def test_runtime_error_is_scored_as_sysmobench_and_pinned_to_the_failing_action():
     r = runtime(SPECS / "Faulty.tla", SPECS / "Faulty.cfg", FAST)
     assert not r.check_passed
-    assert "Lookup" in r.error_actions
-    assert "Never" not in r.covered
-    assert r.score == pytest.approx(1 / 3)
-    err = next(e for e in r.errors if e.action == "Lookup")
+    # SysMoBench blames the last action of TLC's error trace: Step led to the state Lookup fails in
+    assert r.error_actions == ["Step"]
+    assert r.covered == ["Step"]  # Lookup never produced a state, Never is never enabled
+    assert r.score == 0.0
+    err = next(e for e in r.errors if e.source.startswith("simulation"))
+    assert err.failing_action == "Lookup" and err.span and ":9:" in err.span
     assert err.trace and err.trace[-1]["state"]["x"] == 2
-    assert "Lookup" in r.summary()
+    assert "error in Lookup" in r.summary()
 
 
 # ----------------------------------------------------------------------------- phase 4
