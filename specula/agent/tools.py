@@ -57,6 +57,11 @@ TOOL_SPECS: list[ToolSpec] = [
              _obj({"pattern": _S, "path": {**_S, "description": "optional sub-folder or file"}}, ["pattern"])),
     ToolSpec("code_show", "Show the source of a function, method or type by name, with line numbers.",
              _obj({"symbol": _S}, ["symbol"])),
+    ToolSpec("code_query", "Code index queries: callers/callees of a function, fields of a type, writes to a "
+             "field or variable, symbols of a file, or find symbols by name.",
+             _obj({"what": {**_S, "enum": ["callers", "callees", "fields", "writes", "file_symbols", "find"]},
+                   "name": {**_S, "description": "function, type, field, file path or name query"}},
+                  ["what", "name"])),
     ToolSpec("read_file", "Read lines of a file of the target repository (or the run directory).",
              _obj({"path": _S, "start": _I, "end": _I}, ["path"])),
     ToolSpec("write_spec", "Write the whole TLA+ module and its .cfg (a new spec version). The module must be "
@@ -202,27 +207,32 @@ class Toolbox:
             return str(p)
 
     def _code_index(self) -> Any:
+        """The code room's index of the target repo, or None (then plain-text fallbacks are used)."""
         if self._index is None:
             try:
-                from specula import code as code_room
+                from specula.code import index_repo
 
-                index_fn = getattr(code_room, "index_repo", None) or getattr(code_room, "index", None)
-                self._index = index_fn(self.s.task.repo) if callable(index_fn) else False
-            except Exception:
+                self._index = index_repo(self.s.task.repo)
+            except Exception:  # an unindexable repo still gets the text fallbacks
                 self._index = False
-        return self._index
+        return self._index or None
+
+    def _visible(self, text: str) -> str:
+        """Drop lines of a code-room result that point into hidden paths."""
+        hidden = [self._rel(h) for h in self.s.task.hidden]
+        return "\n".join(line for line in text.split("\n")
+                         if not any(line.lstrip().startswith(h + "/") or line.lstrip().startswith(h + ":")
+                                    for h in hidden))
 
     def t_code_map(self, focus: str = "", budget: int = 2000) -> str:
-        focus = " ".join(x for x in (focus, self.s.task.focus, " ".join(self.s.task.required_actions)) if x)
-        try:
-            from specula import code as code_room
+        focus = " ".join(x for x in (focus, self.s.task.focus) if x)
+        ix = self._code_index()
+        if ix is not None:
+            from specula.code import repo_map
 
-            repo_map = getattr(code_room, "repo_map", None)
-            if callable(repo_map) and self._code_index():
-                text = repo_map(self._code_index(), focus=focus, budget=budget)
-                return str(getattr(text, "text", text))
-        except Exception:
-            pass
+            m = repo_map(ix, focus=focus, budget=budget, names=self.s.task.required_actions,
+                         files=self.s.task.source_files)
+            return self._visible(m.text)
         files = self._source_files()
         named = [f for f in files if self._rel(f) in self.s.task.source_files]
         lines = [f"repository {self.s.task.repo.name}: {len(files)} files (task files first)"]
@@ -243,6 +253,13 @@ class Toolbox:
         return "\n".join(lines)
 
     def t_code_search(self, pattern: str, path: str = "") -> str:
+        ix = self._code_index()
+        if ix is not None:
+            from specula.code import search_code
+
+            if path:
+                self._resolve(path)
+            return self._visible(search_code(ix, pattern, path=path).render()) or f"no match for {pattern!r}"
         try:
             rx = re.compile(pattern)
         except re.error:
@@ -261,6 +278,15 @@ class Toolbox:
         return "\n".join(hits) if hits else f"no match for {pattern!r}"
 
     def t_code_show(self, symbol: str) -> str:
+        ix = self._code_index()
+        if ix is not None:
+            from specula.code import show_symbol
+
+            try:
+                return self._visible(show_symbol(ix, symbol).render())
+            except Exception as exc:  # unknown symbol: the code room raises; fall back to text search
+                if not isinstance(exc, (KeyError, LookupError, ValueError)) and "not found" not in str(exc).lower():
+                    raise
         name = symbol.split(".")[-1].split("::")[-1]
         rx = re.compile(r"(?:func\s*(?:\([^)]*\)\s*)?|fn\s+|def\s+|class\s+|struct\s+|type\s+|enum\s+|interface\s+|"
                         r"[\w\*\s<>,\[\]]+\s+)" + re.escape(name) + r"\s*[(<{:\[]|^(?:struct|class)\s+" + re.escape(name))
@@ -272,6 +298,17 @@ class Toolbox:
                     return f"{self._rel(f)}:{i + 1}\n" + "\n".join(
                         f"{j + 1:>5}  {lines[j]}" for j in range(i, end))
         raise ToolError(f"no definition of {symbol!r} found; try code_search")
+
+    def t_code_query(self, what: str, name: str) -> str:
+        ix = self._code_index()
+        if ix is None:
+            raise ToolError("the code index is not available for this repository; use code_search")
+        import specula.code as code_room
+
+        fn = {"callers": code_room.callers, "callees": code_room.callees, "fields": code_room.type_fields,
+              "writes": code_room.writes_to, "file_symbols": code_room.file_symbols,
+              "find": code_room.find_symbols}[what]
+        return self._visible(fn(ix, name).render())
 
     def t_read_file(self, path: str, start: int = 1, end: int = 0) -> str:
         p = self._resolve(path)
