@@ -156,6 +156,7 @@ class Compiler:
         self.rec_cache: dict = {}
         self.tlc_registers: dict = {}
         self.tlc_level = [0]
+        self.probe: Any = None  # step.Probe while compiling diagnostic actions (check_step)
         self._EXPR = {
             A.Name: self._name, A.OpApp: self._opapp, A.Number: self._number, A.String: self._string,
             A.Bool: self._bool, A.And: self._and, A.Or: self._or, A.Prime: self._prime,
@@ -1298,6 +1299,8 @@ class Compiler:
     def _a_guard(self, node: Any, env: Env, k: Callable) -> Callable:
         g, _ = self.expr(node, env)
         span = node.span
+        if self.probe is not None:
+            return self.probe.guard(g, node, env, k)
 
         def guard(s: Any, n: Any, e: list) -> None:
             v = g(s, n, e)
@@ -1558,6 +1561,8 @@ class Compiler:
 
     def _a_assign(self, i: int, rhs: Any, env: Env, k: Callable, node: Any) -> Callable:
         v, _ = self.expr(rhs, env)
+        if self.probe is not None:
+            return self.probe.assign(i, v, node, k, "=")
 
         def assign(s: Any, n: Any, e: list) -> None:
             x = v(s, n, e)
@@ -1577,6 +1582,8 @@ class Compiler:
     def _a_assign_in(self, i: int, rhs: Any, env: Env, k: Callable, node: Any) -> Callable:
         v, _ = self.expr(rhs, env)
         span = rhs.span
+        if self.probe is not None:
+            return self.probe.assign(i, v, node, k, "in")
 
         def assign_in(s: Any, n: Any, e: list) -> None:
             S = v(s, n, e)
@@ -1641,7 +1648,10 @@ class Compiler:
             return unch_expr
         run = k
         for i in reversed(vs):
-            run = self._unch1(i, run)
+            if self.probe is not None:
+                run = self.probe.assign(i, (lambda s, n, e, i=i: s[i]), node, run, "=")
+            else:
+                run = self._unch1(i, run)
         return run
 
     @staticmethod
