@@ -1,6 +1,6 @@
 -------------------------------- MODULE TryLockBlocks --------------------------------
 (***************************************************************************)
-(* Mutant of the model of benchmarks/systems/spinlock (spinlock.c): one atomic *)
+(* MUTANT of model of benchmarks/systems/spinlock (spinlock.c): one atomic *)
 (* flag; lock() announces itself (pc = "spinning") and spins until its CAS *)
 (* succeeds; try_lock() makes one CAS attempt from "idle" and never spins  *)
 (* (a failed attempt changes nothing); unlock() clears the flag and wakes  *)
