@@ -135,3 +135,31 @@ def test_identical_duplicate_is_tolerated(tmp_path: Path) -> None:
 def test_missing_file_is_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError):
         load(tmp_path / "Nope.tla")
+
+
+@pytest.mark.parametrize(
+    "body, code, line, col",
+    [
+        ("A == x'' = 1", "E401", 5, 6),
+        ("A == (x' = 1) /\\ []TRUE", "E405", 5, 6),
+        ("A == [](x' = 1)", "E404", 5, 6),
+        ("ASSUME x = 1", "E406", 5, 1),
+        ("A == UNCHANGED (x')", "E402", 5, 6),
+        ("A == [][x' = 1]_(x')", "E403", 5, 8),
+        ("F(a) == a'\nA == F(x')", "E401", 6, 6),
+        ("A == WF_x([]TRUE)", "E403", 5, 6),
+        ("A == ENABLED ([]TRUE)", "E402", 5, 6),
+        ("A == (x' = 1) => []TRUE", "E405", 5, 6),
+    ],
+)
+def test_level_errors_match_sany_positions(tmp_path: Path, body: str, code: str, line: int, col: int) -> None:
+    p = write(tmp_path, "L", f"EXTENDS Naturals\nCONSTANT N\nVARIABLE x, y\n{body}")
+    (d,) = errors(p)
+    assert (d.code, d.line, d.col) == (code, line, col)
+
+
+def test_levels_allow_what_sany_allows(tmp_path: Path) -> None:
+    p = write(tmp_path, "L", "EXTENDS Naturals\nCONSTANT N\nVARIABLE x\nA == N' = N /\\ x' = x + 1\n"
+                             "E == ENABLED (x' = 1)\nS == x = 0 /\\ [][A]_x /\\ WF_x(A) /\\ <>(x = 1)\n"
+                             "T(v, B) == [][B]_v\nU == T(x, A)\nASSUME N = N")
+    load(p)
