@@ -1,0 +1,73 @@
+"""`specula check` end to end on our own specs (exit codes, text, JSON, simulation, syntax)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from specula.cli import main
+
+SPECS = Path(__file__).resolve().parents[1] / "specs"
+
+
+@pytest.fixture(autouse=True)
+def _engine() -> None:
+    try:
+        from specula.tla import Model, load  # noqa: F401
+    except ImportError:
+        pytest.skip("engine not available")
+
+
+def test_violation_text(capsys) -> None:
+    assert main(["check", str(SPECS / "Jugs.tla")]) == 1
+    out = capsys.readouterr().out
+    assert "Error: Invariant NotFour is violated." in out
+    assert "State 7: <BigToSmall>" in out and "*/\\ big = 4" in out
+    assert "73 states generated, 14 distinct states found" in out
+
+
+def test_ok_json(capsys) -> None:
+    assert main(["check", str(SPECS / "TwoPhase.tla"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "ok" and data["distinct"] == 288 and data["generated"] == 1146
+    assert {c["name"] for c in data["coverage"]} >= {"TMCommit", "RMPrepare"}
+
+
+def test_deadlock_and_no_deadlock(capsys) -> None:
+    assert main(["check", str(SPECS / "Counter.tla")]) == 1
+    assert "Deadlock reached" in capsys.readouterr().out
+    assert main(["check", str(SPECS / "Counter.tla"), "--no-deadlock"]) == 0
+
+
+def test_limits(capsys) -> None:
+    assert main(["check", str(SPECS / "TwoPhase.tla"), "--max-states", "50", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "limit" and data["stopped"] == "max_states"
+
+
+def test_simulate(capsys) -> None:
+    assert main(["check", str(SPECS / "Jugs.tla"), "--simulate", "--num", "200", "--depth", "30", "--seed", "1", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["seed"] == 1 and data["errors"][0]["violated"] == "NotFour"
+    assert data["errors"][0]["trace"][-1]["state"]["big"] == 4
+
+
+def test_syntax_only(capsys) -> None:
+    assert main(["check", str(SPECS / "Jugs.tla"), "--syntax"]) == 0
+
+
+def test_missing_cfg_is_input_error(tmp_path, capsys) -> None:
+    spec = tmp_path / "NoCfg.tla"
+    spec.write_text("---- MODULE NoCfg ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")
+    assert main(["check", str(spec)]) == 2
+    assert "NoCfg.cfg" in capsys.readouterr().err
+
+
+def test_bad_cfg_line(tmp_path, capsys) -> None:
+    spec = tmp_path / "B.tla"
+    spec.write_text("---- MODULE B ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")
+    (tmp_path / "B.cfg").write_text("INIT Init\nNEXT\n")
+    assert main(["check", str(spec)]) == 2
+    assert "B.cfg:3" in capsys.readouterr().err
