@@ -443,6 +443,7 @@ def validate_windows(
     results: list[WindowResult] = []
     choices: Counter[str] = Counter()
     verdicts: dict[str, tuple[bool, Cause | None, dict[str, str] | None]] = {}
+    domains: dict[str, dict[str, list]] = {}
     checked = 0
     for w in windows:
         try:
@@ -458,7 +459,7 @@ def validate_windows(
         hit = verdicts.get(b.key)
         if hit is None:
             checked += 1
-            hit = _check(model, b, binder)
+            hit = _check(model, b, binder, domains)
             verdicts[b.key] = hit
         ok, cause, params = hit
         _record(rows, causes, results, w, b.action, ok, cause, params)
@@ -552,12 +553,18 @@ def _span_loc(span: Any) -> str | None:
     return f"{f or '<spec>'}:{line}:{col or 1}"
 
 
-def _check(model: Any, b: Bound, binder: Binder) -> tuple[bool, Cause | None, dict[str, str] | None]:
+def _check(model: Any, b: Bound, binder: Binder, domains: dict[str, dict[str, list]] | None = None
+           ) -> tuple[bool, Cause | None, dict[str, str] | None]:
     try:
         verdict = model.check_step(b.action, b.pre, b.post, b.params or None, b.free or None)
     except EvalError as exc:
-        loc = _span_loc(getattr(exc, "span", None))
-        return False, Cause(b.action, "error", f"evaluation error: {exc}", location=loc), None
+        if "needs a value for its parameter" in str(exc):
+            verdict = _check_over_domains(model, b, domains if domains is not None else {})
+            if verdict is None:
+                return False, Cause(b.action, "error", f"evaluation error: {exc}"), None
+        else:
+            loc = _span_loc(getattr(exc, "span", None))
+            return False, Cause(b.action, "error", f"evaluation error: {exc}", location=loc), None
     except SpeculaError as exc:
         return False, Cause(b.action, "error", str(exc)), None
     if getattr(verdict, "ok", False):
@@ -566,6 +573,103 @@ def _check(model: Any, b: Bound, binder: Binder) -> tuple[bool, Cause | None, di
         params = getattr(verdict, "params", None) or {}
         return True, None, {k: _fmt(v) for k, v in params.items()}
     return False, _cause_of(b, verdict), None
+
+
+def _check_over_domains(model: Any, b: Bound, domains: dict[str, dict[str, list]]) -> Any:
+    """The engine needs every parameter of an action Next does not split out (it sits under a
+    state-level \\E): enumerate the unbound ones over the constant domains Next quantifies them
+    over, one check_step each; the first passing verdict wins, else the most informative one."""
+    import itertools
+
+    if b.action not in domains:
+        domains[b.action] = _param_domains(model, b.action)
+    doms = domains[b.action]
+    params = [p for p in _action_params(model, b.action) if p not in b.params]
+    if any(p not in doms for p in params):
+        return None
+    failing = []
+    for combo in itertools.product(*(doms[p] for p in params)):
+        ps = {**b.params, **dict(zip(params, combo))}
+        try:
+            v = model.check_step(b.action, b.pre, b.post, ps, b.free or None)
+        except EvalError:
+            continue
+        if v.ok:
+            return v
+        failing.append(v)
+    if not failing:
+        return None
+    # the guard held for some parameters: the post-state mismatch is the diagnosis
+    with_mm = [v for v in failing if getattr(v, "mismatched", None)]
+    if with_mm:
+        return with_mm[0]
+
+    def depth(v: Any) -> tuple[int, int]:
+        # conjuncts run in source order: the latest false conjunct got furthest
+        span = getattr(getattr(v, "false_conjunct", None), "span", None)
+        return (getattr(span, "line", 0) or 0, getattr(span, "col", 0) or 0)
+
+    return max(failing, key=depth)
+
+
+def _action_params(model: Any, action: str) -> tuple[str, ...]:
+    d = getattr(model.root, "names", {}).get(action)
+    return tuple(p.name for p in getattr(getattr(d, "node", None), "params", ()) or ())
+
+
+def _param_domains(model: Any, action: str) -> dict[str, list]:
+    """Constant-level domains of ``action``'s parameters where Next calls it under ``\\E x \\in S``."""
+    from specula.tla import ast as A
+    from specula.tla.values import enumerate_set, ordered
+
+    names = getattr(model.root, "names", {})
+    d = names.get(action)
+    if d is None:
+        return {}
+    formals = [p.name for p in d.node.params]
+    nxt = getattr(model, "next_name", None)
+    nxt = getattr(nxt, "name", nxt)
+    nd = names.get(nxt) if isinstance(nxt, str) else None
+    body = getattr(getattr(nd, "node", None), "body", None) if nd is not None else getattr(model, "next_name", None)
+    out: dict[str, list] = {}
+    seen: set[str] = set()
+
+    def const_domain(expr: Any) -> list | None:
+        try:
+            fn, deps = model.compiler.expr(expr, model.env)
+            if deps:
+                return None
+            return ordered(enumerate_set(fn(None, None, model.compiler.frame)))
+        except Exception:  # noqa: BLE001 - state-level or infinite: not enumerable here
+            return None
+
+    def visit(node: Any, bound: dict[str, Any], depth: int) -> None:
+        if isinstance(node, A.Quant) and node.kind == "E":
+            nb = dict(bound)
+            for bd in node.bounds:
+                for nm in bd.names:
+                    nb[nm] = None if bd.tuple else bd.domain
+            visit(node.body, nb, depth)
+            return
+        if isinstance(node, A.OpApp) and node.name == action and not node.prefix:
+            for p, arg in zip(formals, node.args):
+                if isinstance(arg, A.Name) and bound.get(arg.name) is not None and p not in out:
+                    dom = const_domain(bound[arg.name])
+                    if dom is not None:
+                        out[p] = dom
+            return
+        if isinstance(node, (A.Name, A.OpApp)) and not getattr(node, "args", ()) and depth < 4:
+            dd = names.get(node.name)
+            if dd is not None and getattr(dd, "kind", "") == "op" and not dd.node.params and node.name not in seen:
+                seen.add(node.name)
+                visit(dd.node.body, {}, depth + 1)
+                return
+        for c in A.children(node):
+            visit(c, bound, depth)
+
+    if body is not None:
+        visit(body, {}, 0)
+    return out
 
 
 def _cause_of(b: Bound, verdict: Any) -> Cause:
@@ -582,14 +686,33 @@ def _cause_of(b: Bound, verdict: Any) -> Cause:
         detail: dict[str, Any] = {}
         for var, pair in sorted(mm.items()):
             expected, reachable = pair
-            reach = list(reachable)[:3] if reachable is not None else []
-            detail[f"{var}'"] = f"trace says {_fmt(expected)}; spec can produce only " + (
-                " or ".join(_fmt(r) for r in reach) if reach else "nothing"
-            ) + (" ..." if reachable is not None and len(list(reachable)) > 3 else "")
+            reach = list(reachable) if reachable is not None else []
+            detail.update(_diff(f"{var}'", expected, reach))
         title = f"post-state differs in {', '.join(sorted(mm))}"
         return Cause(b.action, "mismatch", title, detail=detail)
     msg = getattr(verdict, "message", None) or "no successor agrees with the observed post-state"
     return Cause(b.action, "mismatch", str(msg))
+
+
+def _diff(name: str, expected: Any, reach: list[Any]) -> dict[str, str]:
+    """``trace says X; spec can produce only Y``, narrowed to the differing entries when the
+    values are functions over the same domain (one node's entry, not the whole map)."""
+    from specula.tla.values import Fn, tla_eq
+
+    def line(x: Any, ys: list[Any]) -> str:
+        more = " ..." if len(ys) > 3 else ""
+        return f"trace says {_fmt(x)}; spec can produce only " + (" or ".join(_fmt(y) for y in ys[:3]) or "nothing") + more
+
+    if len(reach) == 1:
+        y = reach[0]
+        if expected.__class__ in (Fn, tuple) and y.__class__ is expected.__class__:
+            ex = dict(enumerate(expected, 1)) if expected.__class__ is tuple else expected
+            ey = dict(enumerate(y, 1)) if y.__class__ is tuple else y
+            if ex.keys() == ey.keys():
+                keys = [k for k in ex if not tla_eq(ex[k], ey[k])]
+                if 0 < len(keys) <= 3:
+                    return {f"{name[:-1]}[{_fmt(k)}]'": line(ex[k], [ey[k]]) for k in keys}
+    return {name: line(expected, reach)}
 
 
 def _check_summaries(model: Any, b: Bound, binder: Binder, verdict: Any) -> tuple[bool, Cause | None, dict[str, str] | None]:
