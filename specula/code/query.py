@@ -270,7 +270,9 @@ def callers(index: RepoIndex, name: str, *, limit: int = 100) -> CallList:
     """Calls of (and function-value uses of) ``name``. A qualified ``Type.method`` keeps calls whose
     receiver could be that type (any receiver), since edges are by name."""
     short = name.replace("::", ".").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-    calls = sorted(index.calls_by_name.get(short, ()), key=lambda c: (c.file, c.line))
+    is_function = any(s.kind in FUNCTION_KINDS for s in index.by_name.get(short, ()))
+    calls = sorted((c for c in index.calls_by_name.get(short, ()) if c.kind == "call" or is_function),
+                   key=lambda c: (c.file, c.line))
     return CallList(name, "callers", calls[:limit])
 
 

@@ -138,7 +138,7 @@ def _relevance(sym: Symbol, focus: Focus, idf: dict[str, float], w: RankWeights,
         if words:
             hit = sum(idf.get(x, 1.0) for x in words & focus.words)
             score += w.word_match * hit / len(words)
-    if sym.parent and norm_ident(sym.parent.rsplit(".", 1)[-1]) in focus.identifiers:
+    if sym.parent and sym.kind != "local" and norm_ident(sym.parent.rsplit(".", 1)[-1]) in focus.identifiers:
         score += w.parent_match
     if focus.files and focus.names_file(sym.file):
         score += w.file_match

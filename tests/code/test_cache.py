@@ -1,0 +1,87 @@
+"""The on-disk cache (content-hash keyed, versioned folder, env override) and git URL repos."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from specula.code import TagCache, index_repo
+from specula.code.cache import code_cache_dir
+from specula.errors import CodeError
+
+
+def test_cache_dir_follows_env(_private_cache):
+    assert code_cache_dir() == _private_cache / "code" / "v1"
+
+
+def test_reindex_is_incremental(tmp_path, fixtures):
+    repo = tmp_path / "repo"
+    shutil.copytree(fixtures / "python", repo)
+    cache = TagCache(tmp_path / "cache")
+    first = index_repo(repo, cache=cache)
+    assert first.stats.parsed == 2 and first.stats.cached == 0
+    second = index_repo(repo, cache=cache)
+    assert second.stats.parsed == 0 and second.stats.cached == 2
+    assert [s.render() for s in second.symbols] == [s.render() for s in first.symbols]
+    assert [c.to_dict() for c in second.calls] == [c.to_dict() for c in first.calls]
+    # change one file: only it is parsed again; a copy of a file elsewhere hits the cache (key = content)
+    node = repo / "kv" / "node.py"
+    node.write_text(node.read_text() + "\n\ndef added():\n    return step_candidate(None, 1)\n")
+    shutil.copy(repo / "kv" / "broken.py", repo / "kv" / "copy.py")
+    third = index_repo(repo, cache=cache)
+    assert third.stats.parsed == 1 and third.stats.cached == 2
+    assert any(s.name == "added" and s.line == 31 for s in third.symbols)
+    assert {s.file for s in third.symbols if s.name == "fine_after"} == {"kv/broken.py", "kv/copy.py"}
+    assert (tmp_path / "cache" / "tags.sqlite").is_file()
+
+
+def test_default_cache_is_used(fixtures, _private_cache):
+    index_repo(fixtures / "rust")
+    assert (_private_cache / "code" / "v1" / "tags.sqlite").is_file()
+    assert index_repo(fixtures / "rust").stats.cached == 1
+
+
+def _git(*args: str, cwd: Path) -> None:
+    import subprocess
+
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@t", "HOME": str(cwd), "PATH": "/usr/bin:/bin:/usr/local/bin"})
+
+
+@pytest.fixture
+def bare_repo(tmp_path, fixtures) -> tuple[Path, str]:
+    work = tmp_path / "work"
+    shutil.copytree(fixtures / "go", work)
+    _git("init", "-q", "-b", "main", cwd=work)
+    _git("add", "-A", cwd=work)
+    _git("commit", "-q", "-m", "one", cwd=work)
+    import git
+
+    first = git.Repo(work).head.commit.hexsha
+    (work / "extra.go").write_text("package node\n\nfunc extraFunc() {}\n")
+    _git("add", "-A", cwd=work)
+    _git("commit", "-q", "-m", "two", cwd=work)
+    bare = tmp_path / "remote.git"
+    _git("clone", "-q", "--bare", str(work), str(bare), cwd=tmp_path)
+    return bare, first
+
+
+def test_git_url_is_cloned_into_cache(bare_repo, _private_cache):
+    bare, first = bare_repo
+    ix = index_repo(f"file://{bare}")
+    assert "extraFunc" in ix.by_name and "becomeCandidate" in ix.by_name
+    assert _private_cache in ix.root.parents
+    old = index_repo(str(bare), commit=first)  # a bare repository path counts as a URL too
+    assert "extraFunc" not in old.by_name and "becomeCandidate" in old.by_name
+
+
+def test_bad_repo_and_bad_commit(tmp_path, bare_repo):
+    with pytest.raises(CodeError, match="repository not found"):
+        index_repo(tmp_path / "missing")
+    with pytest.raises(CodeError):
+        index_repo(f"file://{bare_repo[0]}", commit="deadbeef" * 5)
+    with pytest.raises(CodeError, match="git failed"):
+        index_repo(f"file://{tmp_path}/nothing.git")
