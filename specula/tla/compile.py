@@ -245,7 +245,7 @@ class Compiler:
                 return ("var", self.var_index[name])
             raise CompileError(f"variable '{name}' of module {d.module} is not a variable of the model", span)
         if kind == "constant":
-            if env.scope is self.root or d.scope is self.root or name in self.constants:
+            if env.scope is self.root or d.scope is self.root or name in self.constants or name in self.cfg_subst:
                 if name in self.cfg_subst:
                     return self.resolve(self.cfg_subst[name], Env(scope=self.root), span)
                 if name in self.constants:
