@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from specula.errors import EvalError, SpeculaError
-from specula.traces.bind import Binder, BindError, Bound, SpecInfo, summary_matches
+from specula.traces.bind import Binder, BindError, Bound, SpecInfo, raw_key, summary_matches
 from specula.traces.mapping import Mapping, Summary, load_mapping
 from specula.traces.window import Trace, TraceIssue, Window
 
@@ -442,27 +442,29 @@ def validate_windows(
     causes: dict[str, Cause] = {}
     results: list[WindowResult] = []
     choices: Counter[str] = Counter()
-    verdicts: dict[str, tuple[bool, Cause | None, dict[str, str] | None]] = {}
+    verdicts: dict[str, tuple[str, bool, Cause | None, dict[str, str] | None, tuple[str, ...]]] = {}
     domains: dict[str, dict[str, list]] = {}
     checked = 0
     for w in windows:
-        try:
-            b = binder.bind(w)
-        except BindError as exc:
-            name = (mapping.spec_action(w.action) if mapping else w.action)
-            kind = "unknown-action" if name not in info.actions else "bind"
-            cause = Cause(name, kind, str(exc) if kind == "bind" else f"the spec has no action {name} in Next")
-            _record(rows, causes, results, w, name, False, cause, None)
-            continue
-        for c in dict.fromkeys(b.choices):
-            choices[c] += 1
-        hit = verdicts.get(b.key)
+        key = raw_key(w)
+        hit = verdicts.get(key)
         if hit is None:
-            checked += 1
-            hit = _check(model, b, binder, domains)
-            verdicts[b.key] = hit
-        ok, cause, params = hit
-        _record(rows, causes, results, w, b.action, ok, cause, params)
+            try:
+                b = binder.bind(w)
+            except BindError as exc:
+                name = (mapping.spec_action(w.action) if mapping else w.action)
+                kind = "unknown-action" if name not in info.actions else "bind"
+                cause = Cause(name, kind, str(exc) if kind == "bind" else f"the spec has no action {name} in Next")
+                hit = (name, False, cause, None, ())
+            else:
+                checked += 1
+                ok, cause, params = _check(model, b, binder, domains)
+                hit = (b.action, ok, cause, params, tuple(dict.fromkeys(b.choices)))
+            verdicts[key] = hit
+        action, ok, cause, params, chosen = hit
+        for c in chosen:
+            choices[c] += 1
+        _record(rows, causes, results, w, action, ok, cause, params)
     follows = [follow_trace(model, binder, tr) for tr in traces]
     for tr in follows:
         if not tr.ok and tr.failed_action and tr.failed_action not in rows:

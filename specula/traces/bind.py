@@ -15,7 +15,7 @@ from specula.tla import values as V
 from specula.traces.mapping import Abstraction, Mapping, Summary, TlaExpr
 from specula.traces.window import Window
 
-__all__ = ["SpecInfo", "Bound", "BindError", "Binder", "MESSAGE_PARAMS", "MESSAGE_VARS", "NONE_NAMES"]
+__all__ = ["SpecInfo", "Bound", "BindError", "Binder", "MESSAGE_PARAMS", "raw_key", "MESSAGE_VARS", "NONE_NAMES"]
 
 MESSAGE_PARAMS = ("m", "msg", "message")
 MESSAGE_VARS = ("msgs", "messages", "network", "net", "mailbox")
@@ -52,7 +52,7 @@ class Bound:
     #: variables observed only by summaries in the post-state: var -> Summary / per-node summaries
     post_summaries: dict[str, Any]
     choices: list[str]
-    key: str  # identical keys give identical verdicts
+    key: str  # identical keys give identical verdicts (see raw_key)
 
 
 def _ordered(s: Any) -> list[Any]:
@@ -86,6 +86,7 @@ class Binder:
         self.nodes = self._node_set()
         self._vars = info.variables
         self._free_cache: dict[str, list[Any]] = {}
+        self._node_fn_cache: dict[int, tuple[Any, bool]] = {}
 
     # -- setup ---------------------------------------------------------------------------------
 
@@ -239,7 +240,12 @@ class Binder:
     def _node_fn(self, tmpl: Any) -> bool:
         if not self.nodes or not _is_fn(tmpl) or not tmpl:
             return False
-        return len(_dom(tmpl)) == len(self.nodes) and set(map(_hk, _dom(tmpl))) == set(map(_hk, self.nodes))
+        hit = self._node_fn_cache.get(id(tmpl))
+        if hit is not None and hit[0] is tmpl:
+            return hit[1]
+        ans = len(_dom(tmpl)) == len(self.nodes) and set(map(_hk, _dom(tmpl))) == set(map(_hk, self.nodes))
+        self._node_fn_cache[id(tmpl)] = (tmpl, ans)  # keeps tmpl alive, so the id stays its own
+        return ans
 
     def _looks_node_keyed(self, raw: dict[str, Any]) -> bool:
         if not self.nodes or not raw:
@@ -373,8 +379,7 @@ class Binder:
         still = [v for v in unobserved if v not in pre and v not in free]
         if still:
             choices.append(f"unobserved variables free within TypeOK: {', '.join(still)}")
-        key = _key(action, pre, post, params, post_summaries)
-        return Bound(action, pre, post, params, free, post_summaries, choices, key)
+        return Bound(action, pre, post, params, free, post_summaries, choices, raw_key(w))
 
     def _param_value(self, raw: Any, table: dict[Any, Any] | None, choices: list[str]) -> Any:
         if not isinstance(raw, (dict, list)):
@@ -450,9 +455,6 @@ def _hk(v: Any) -> Any:
     return (v.__class__.__name__, v) if not isinstance(v, (dict, list)) else ("json", json.dumps(v, sort_keys=True))
 
 
-def _key(action: str, pre: dict[str, Any], post: dict[str, Any], params: dict[str, Any], summ: dict[str, Any]) -> str:
-    def fp(d: dict[str, Any]) -> str:
-        return ",".join(f"{k}={V.fingerprint(v):x}" for k, v in sorted(d.items()) if not isinstance(v, Summary))
-
-    extra = repr(sorted((k, repr(v)) for k, v in summ.items()))
-    return f"{action}|{fp(pre)}|{fp(post)}|{fp(params)}|{extra}"
+def raw_key(w: Window) -> str:
+    """Windows with the same key bind identically and get the same verdict."""
+    return json.dumps([w.action, w.pre, w.post, w.actor, w.params, w.input], sort_keys=True, default=str)
