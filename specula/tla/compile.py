@@ -251,6 +251,12 @@ class Compiler:
                 if name in self.constants:
                     return ("const", self.constants[name])
             raise CompileError(f"constant '{name}' has no value (give it one in the .cfg file)", span)
+        if kind in ("op", "func"):  # TLC: a .cfg entry overrides a definition of the same name
+            if name in self.constants and not getattr(d.node, "params", ()):
+                return ("const", self.constants[name])
+            target = self.cfg_subst.get(name)
+            if target is not None and target != name:
+                return self.resolve(target, Env(scope=self.root), span)
         nat = B.native_for(d.module, name)
         if nat is not None:
             return ("op", OpVal(name, (), None, None, native=nat, key=("native", d.module, name)))
