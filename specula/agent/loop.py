@@ -209,10 +209,9 @@ def initial_prompt(toolbox: Toolbox) -> str:
 
     invariants = "(none given)"
     if t.invariants is not None:
-        from specula.agent.translate import load_templates
+        from specula.phases import load_templates
 
-        invariants = "\n".join(f"- {x['name']} ({x.get('type', 'safety')}): {x.get('natural_language', '')}"
-                               for x in load_templates(t.invariants))
+        invariants = "\n".join(f"- {x.name} ({x.type}): {x.natural_language}" for x in load_templates(t.invariants))
     return render(
         "task.md", name=t.name, description=t.description or "(no description)", module=t.module,
         language=t.language or "?", system_type=t.system_type or "?",

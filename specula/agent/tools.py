@@ -21,6 +21,7 @@ from specula.agent.evaluate import PHASES, Evaluation, Scoring, phase_names
 from specula.agent.messages import ToolCall, ToolSpec
 from specula.agent.rundir import RunDir
 from specula.agent.task import Task
+from specula.errors import SpeculaError
 
 __all__ = ["ToolError", "Finish", "Session", "Toolbox", "TOOL_SPECS", "MAX_RESULT"]
 
@@ -284,9 +285,8 @@ class Toolbox:
 
             try:
                 return self._visible(show_symbol(ix, symbol).render())
-            except Exception as exc:  # unknown symbol: the code room raises; fall back to text search
-                if not isinstance(exc, (KeyError, LookupError, ValueError)) and "not found" not in str(exc).lower():
-                    raise
+            except SpeculaError:  # unknown to the index: fall back to a text search
+                pass
         name = symbol.split(".")[-1].split("::")[-1]
         rx = re.compile(r"(?:func\s*(?:\([^)]*\)\s*)?|fn\s+|def\s+|class\s+|struct\s+|type\s+|enum\s+|interface\s+|"
                         r"[\w\*\s<>,\[\]]+\s+)" + re.escape(name) + r"\s*[(<{:\[]|^(?:struct|class)\s+" + re.escape(name))

@@ -2,9 +2,9 @@
 by the model (prompts/translate_system.md, prompts/translate.md).
 
 One model call translates every template. A definition the model writes is normalized to the
-template's name; a template the model marks ``UNTRANSLATABLE`` (or leaves out) falls back to the
-static translation of ``specula.phases`` (the template's example, when it fits the spec), and is
-otherwise left untranslated (SysMoBench leaves it out of the denominator). Phases never call a
+template's name; a template the model marks ``UNTRANSLATABLE`` is left untranslated (SysMoBench
+leaves it out of the denominator); one the model says nothing about falls back to the static
+translation of ``specula.phases`` (the template's example, when it fits the spec). Phases never call a
 model: this runs before phase 4 and hands it finished ``InvariantDef`` objects.
 """
 
@@ -22,8 +22,17 @@ __all__ = ["translate_with_model", "parse_reply", "signature", "declared_names"]
 
 def declared_names(spec_text: str) -> set[str]:
     names = set(specedit.defined_names(spec_text))
-    for m in re.finditer(r"^\s*(?:VARIABLES?|CONSTANTS?)\s+((?:.|\n\s+)*?)(?=\n\S|\Z)", spec_text, re.M):
-        body = re.sub(r"\(\*.*?\*\)|\\\*.*", "", m.group(1))
+    lines = spec_text.split("\n")
+    for i, line in enumerate(lines):
+        m = re.match(r"^(?:VARIABLES?|CONSTANTS?)\b(.*)$", line)
+        if not m:
+            continue
+        parts = [m.group(1)]
+        for nxt in lines[i + 1:]:
+            if not nxt.strip() or not nxt[:1].isspace():
+                break
+            parts.append(nxt)
+        body = re.sub(r"\(\*.*?\*\)|\\\*[^\n]*", "", "\n".join(parts), flags=re.S)
         names.update(n.split("(")[0].strip() for n in body.replace("\n", " ").split(",") if n.strip())
     return names
 
@@ -68,10 +77,11 @@ def translate_with_model(spec_path: Path, spec_text: str, templates: Sequence[An
     for t in templates:
         if t.name in written:
             defs.append(InvariantDef(t.name, t.type, normalize_definition(t.name, written[t.name]), "llm"))
-        else:
+        elif t.name not in notes:  # the model said nothing about it: try the template's own example
             rest.append(t)
-    untranslated: list[Any] = []
+    untranslated: list[Any] = [t for t in templates if t.name in notes]
     if rest:
-        static, untranslated = translate_static(rest, spec_path)
+        static, missing = translate_static(rest, spec_path)
         defs += static
+        untranslated += missing
     return defs, untranslated, notes
