@@ -724,7 +724,7 @@ def _check_summaries(model: Any, b: Bound, binder: Binder, verdict: Any) -> tupl
         return False, Cause(b.action, "error", "the engine gives no successor states to compare abstracted variables"), None
     idx = {v: i for i, v in enumerate(model.variables)}
     for st in states:
-        if all(_summ_ok(st[idx[var]], s, binder.mapping.variables[var].abstract) for var, s in b.post_summaries.items()):
+        if all(_summ_ok(st[idx[var]], s, binder.abstraction(var)) for var, s in b.post_summaries.items()):
             params = getattr(verdict, "params", None) or {}
             return True, None, {k: _fmt(v) for k, v in params.items()}
     return False, Cause(b.action, "mismatch", f"post-state differs in {', '.join(sorted(b.post_summaries))} (by summary)"), None
@@ -733,9 +733,11 @@ def _check_summaries(model: Any, b: Bound, binder: Binder, verdict: Any) -> tupl
 def _summ_ok(value: Any, s: Any, ab: Any) -> bool:
     if isinstance(s, Summary):
         return summary_matches(value, s, ab)
+    from specula.tla.values import ValueFault, apply_fn
+
     try:
-        return all(summary_matches(value[n], sn, ab) for n, sn in s.items())
-    except (KeyError, TypeError, IndexError):
+        return all(summary_matches(apply_fn(value, n), sn, ab) for n, sn in s.items())
+    except (KeyError, TypeError, IndexError, ValueFault):
         return False
 
 
@@ -757,7 +759,7 @@ def follow_trace(model: Any, binder: Binder, trace: Trace, max_states: int = MAX
         vals, summ = binder.state(raw)
         obs: dict[int, Any] = {idx[k]: v for k, v in vals.items()}
         for var, s in summ.items():
-            obs[idx[var]] = ("summary", s, m.variables[var].abstract)
+            obs[idx[var]] = ("summary", s, binder.abstraction(var))
         return obs
 
     def agrees(state: tuple, obs: dict[int, Any]) -> bool:

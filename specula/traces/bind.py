@@ -7,12 +7,13 @@ the spec's *shape* (:class:`SpecInfo`), not the engine, so it is tested on its o
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from specula.tla import values as V
-from specula.traces.mapping import Abstraction, Mapping, Summary, TlaExpr
+from specula.traces.mapping import Abstraction, Mapping, Summary, TlaExpr, VarMap
 from specula.traces.window import Window
 
 __all__ = ["SpecInfo", "Bound", "BindError", "Binder", "MESSAGE_PARAMS", "raw_key", "MESSAGE_VARS", "NONE_NAMES"]
@@ -87,6 +88,20 @@ class Binder:
         self._vars = info.variables
         self._free_cache: dict[str, list[Any]] = {}
         self._node_fn_cache: dict[int, tuple[Any, bool]] = {}
+        # SysMoBench windows give a log as logLen / logLastTerm: without a mapping entry for a
+        # spec variable `log`, such windows compare it by those summaries
+        self._auto: Mapping | None = None
+        if "log" in info.variables and "log" not in self.mapping.variables:
+            auto = copy.copy(self.mapping)
+            auto.variables = {**self.mapping.variables,
+                              "log": VarMap("log", None, abstract=Abstraction("logLen", "logLastTerm"))}
+            self._auto = auto
+
+    def abstraction(self, var: str) -> Abstraction | None:
+        vm = self.mapping.variables.get(var)
+        if vm is None and self._auto is not None:
+            vm = self._auto.variables.get(var)
+        return vm.abstract if vm is not None else None
 
     # -- setup ---------------------------------------------------------------------------------
 
@@ -279,6 +294,9 @@ class Binder:
         """Raw trace states -> ([(values, summaries)] per state, node table). In the first state
         abstracted variables become witnesses; in the others, summaries to compare."""
         m = self.mapping
+        if self._auto is not None and any("log" not in r and "logLen" in r for r in raws):
+            m = self._auto
+            choices.append("log compared by logLen and logLastTerm (SysMoBench's log abstraction)")
         mapped = [m.map_state(r, self._vars) for r in raws]
         ids = self._node_ids(*mapped)
         table = self.node_table(ids, choices) if ids and self.nodes else None
@@ -296,12 +314,12 @@ class Binder:
                     continue
                 vals[var] = self.value(raw, self.info.templates.get(var), table, vm.per_node if vm else None, choices)
             out.append((vals, summ))
-        return out[0], out[-1], table
+        return out[0], out[-1], table, m
 
     def state(self, raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """One observed state -> (observed values, summaries of abstracted variables)."""
         choices: list[str] = []
-        (vals, summ), _, _ = self._convert((raw,), choices)
+        (vals, summ), _, _, _ = self._convert((raw,), choices)
         return vals, summ
 
     def bind(self, w: Window) -> Bound:
@@ -313,8 +331,8 @@ class Binder:
         if action not in self.info.actions:
             raise BindError(f"the spec has no action {action!r} in Next (actions: {', '.join(sorted(self.info.actions))})")
         vars_ = self._vars
-        (pre, _), (post, post_summaries), table = self._convert((w.pre, w.post), choices)
-        ignored = sorted(k for k in set(w.pre) | set(w.post) if k not in m.observed_fields() and k not in vars_)
+        (pre, _), (post, post_summaries), table, used = self._convert((w.pre, w.post), choices)
+        ignored = sorted(k for k in set(w.pre) | set(w.post) if k not in used.observed_fields() and k not in used.ignore and k not in vars_)
         if ignored:
             choices.append(f"trace fields not in the spec, ignored: {', '.join(ignored)}")
 

@@ -131,3 +131,22 @@ def test_summary_and_to_dict_shape():
     assert d["causes"][0]["count"] == 2 and d["windows"] and all(not w["ok"] for w in d["windows"])
     text = res.summary()
     assert "m.epoch <= clock[s]" in text and "4/6" in text
+
+
+@needs_data
+def test_etcd_windows_log_abstraction_and_last_term_choice(tmp_path):
+    """SysMoBench's etcd windows carry the log as logLen/logLastTerm. Compared by both, the second
+    window fails on votedFor (the message's logTerm 0 is behind the voter's last term 1); with
+    the last term ignored (a weaker mapping) both pass -- the choice is what moves the score."""
+    ws = list(iter_windows(DATA / "etcd" / "windows_HandleVoteRequest.sample.ndjson", []))
+    res = run("raft", ws)  # default: SysMoBench's log abstraction, recorded
+    assert any("logLen and logLastTerm" in c for c in res.choices)
+    assert not any("ignored" in c for c in res.choices)
+    (row,) = [a for a in res.actions if a.total]
+    assert (row.action, row.total, row.passed) == ("HandleVoteRequest", 2, 1)
+    (cause,) = res.causes
+    assert cause.kind == "mismatch" and cause.title == "post-state differs in votedFor"
+    assert cause.detail == {"votedFor[1]'": "trace says 2; spec can produce only None"}
+    weak = parse_mapping("variables:\n  log: {abstract: {length: logLen}}\n")
+    res2 = run("raft", ws, weak)
+    assert res2.passed == 2 and res2.score == 1.0
