@@ -114,6 +114,15 @@ def _is_extern(node) -> bool:
     return any(c.type == "storage_class_specifier" and _text(c) == "extern" for c in node.children)
 
 
+def _is_test_module(node) -> bool:
+    """Rust ``mod tests`` / ``mod test``, or any module right after ``#[cfg(test)]``."""
+    name = node.child_by_field_name("name")
+    if name is not None and _text(name) in ("test", "tests"):
+        return True
+    prev = node.prev_named_sibling
+    return prev is not None and prev.type == "attribute_item" and "cfg(test)" in _text(prev).replace(" ", "")
+
+
 def _signature(node, source: bytes) -> str:
     body = node.child_by_field_name("body")
     end = body.start_byte if body is not None else node.end_byte
@@ -214,6 +223,10 @@ class _Extractor:
         container_items: list[tuple[int, int, str]] = []
         for d in defs:
             if d.kind in ("function", "method", "field", "variable"):
+                continue
+            if d.kind == "testmod":
+                if _is_test_module(d.node):
+                    self.out.test_spans.append((d.node.start_point[0] + 1, d.node.end_point[0] + 1))
                 continue
             name = self._type_name(d)
             if name is None:

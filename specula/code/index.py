@@ -100,6 +100,8 @@ def index_repo(
                 fresh[key] = fi.to_cache()
     if tag_cache is not None and fresh:
         tag_cache.put_many(fresh)
+    if not options.include_tests:
+        files = [f.without_tests() for f in files]
 
     stats = IndexStats(
         files=len(files),

@@ -91,6 +91,20 @@ class FileIndex:
     calls: list[Call] = field(default_factory=list)
     writes: list[Write] = field(default_factory=list)
     has_errors: bool = False
+    test_spans: list[tuple[int, int]] = field(default_factory=list)  # line ranges of in-file test code
+
+    def without_tests(self) -> "FileIndex":
+        """A copy without the symbols, calls and writes inside ``test_spans`` (Rust ``#[cfg(test)]``)."""
+        if not self.test_spans:
+            return self
+        spans = self.test_spans
+
+        def keep(line: int) -> bool:
+            return not any(a <= line <= b for a, b in spans)
+
+        return FileIndex(self.path, self.language, self.sha, self.lines,
+                         [s for s in self.symbols if keep(s.line)], [c for c in self.calls if keep(c.line)],
+                         [w for w in self.writes if keep(w.line)], self.has_errors, list(spans))
 
     # Compact, path-free form for the on-disk cache (the same content may live at many paths).
     def to_cache(self) -> dict:
@@ -100,6 +114,7 @@ class FileIndex:
             "s": [[s.name, s.kind, s.line, s.end_line, s.parent, s.signature, s.type, s.static] for s in self.symbols],
             "c": [[c.caller, c.name, c.line, c.receiver, c.kind] for c in self.calls],
             "w": [[w.target, w.function, w.line, w.base, w.via] for w in self.writes],
+            "t": [list(t) for t in self.test_spans],
         }
 
     @classmethod
@@ -113,6 +128,7 @@ class FileIndex:
             symbols=[Symbol(n, k, path, l, e, p, sig, t, st) for n, k, l, e, p, sig, t, st in data["s"]],
             calls=[Call(cl, n, path, l, r, k) for cl, n, l, r, k in data["c"]],
             writes=[Write(t, f, path, l, b, v) for t, f, l, b, v in data["w"]],
+            test_spans=[(a, b) for a, b in data.get("t", ())],
         )
 
 

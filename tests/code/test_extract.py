@@ -145,3 +145,13 @@ def test_signatures_elide_bodies(index_of):
     assert py["step_candidate"] == "def step_candidate(node, term)"
     java = {s.qualname: s.signature for s in index_of("java").symbols}
     assert java["Election.totalOrderPredicate"] == "protected boolean totalOrderPredicate(long newId, long curId)"
+
+
+def test_rust_cfg_test_modules_are_test_code(fixtures):
+    from specula.code import IndexOptions, index_repo
+
+    ix = index_repo(fixtures / "rust", use_cache=False)
+    assert ix.files["src/lib.rs"].test_spans == [(42, 45)]
+    assert "t" not in ix.by_name
+    with_tests = index_repo(fixtures / "rust", IndexOptions(include_tests=True), use_cache=False)
+    assert with_tests.by_name["t"][0].line == 44 and "integration_only" in with_tests.by_name

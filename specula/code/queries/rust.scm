@@ -10,6 +10,8 @@
 (type_item name: (type_identifier) @name.definition.type) @definition.type
 ; impl blocks are containers only (their methods get the impl's type as parent)
 (impl_item type: (_) @name.definition.impl) @definition.impl
+; `#[cfg(test)] mod tests { ... }`: recorded as a test span, dropped unless tests are indexed
+(mod_item name: (identifier) @name.definition.testmod body: (declaration_list)) @definition.testmod
 
 (field_declaration name: (field_identifier) @name.definition.field type: (_) @type) @definition.field
 (static_item name: (identifier) @name.definition.variable type: (_) @type) @definition.variable
