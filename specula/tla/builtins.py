@@ -596,12 +596,17 @@ def operator_table(c: "Compiler") -> dict[str, Callable]:
     def eq_h(node: A.OpApp, env: "Env") -> tuple:
         (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
 
+        span = node.span
+
         def eq(s: Any, n: Any, e: list) -> bool:
             x = f0(s, n, e)
             y = f1(s, n, e)
-            if x.__class__ is y.__class__:
-                return x == y
-            return tla_eq(x, y)
+            try:
+                if x.__class__ is y.__class__:
+                    return x == y
+                return tla_eq(x, y)
+            except ValueFault as exc:
+                raise EvalError(str(exc), span) from None
 
         return c.fold(eq, d0 | d1, node)
 

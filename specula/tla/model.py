@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from specula.errors import EvalError, SpecError
 from specula.tla import ast as A
-from specula.tla.compile import UNSET, CompileError, Compiler, Env, OpVal, Unassigned
+from specula.tla.compile import PRIME, UNSET, CompileError, Compiler, Env, OpVal, Unassigned
 from specula.tla.values import (
     Fn,
     ModelValue,
@@ -169,10 +169,15 @@ class Model:
                 bnds, benv, ddeps, slots = c._bounds(node.bounds, env)
             except CompileError:
                 bnds = None
-            if bnds is not None and not ddeps and all(not t for _, t, _, _ in bnds):
+            if bnds is not None and all(not t for _, t, _, _ in bnds) and (
+                    not ddeps or PRIME not in ddeps):
                 new = list(binders)
                 b_names = [nm for b in node.bounds for nm in b.names]
                 for (ks, _, dfn, dspan), nm in zip(bnds, b_names):
+                    if ddeps:
+                        # state-dependent domain: enumerated per state (the action keeps its name)
+                        new.append((nm, ks[0], _DynDomain(dfn, dspan, nm)))
+                        continue
                     try:
                         vals = ordered(enumerate_set(dfn(None, None, c.frame)))
                     except (ValueFault, EvalError) as exc:
@@ -180,6 +185,17 @@ class Model:
                     new.append((nm, ks[0], vals))
                 self._split(node.body, benv, new, name, leaves)
                 return
+        if isinstance(node, A.OpApp) and node.prefix:
+            try:
+                op, _ = c._instance_op(node, env)
+            except CompileError:
+                op = None
+            if op is not None and op.native is None and not op.recursive and op.body is not None \
+                    and len(node.args) == len(op.params):
+                binds = {p.name: c._arg_binding(p, a, env) for p, a in zip(op.params, node.args)}
+                if all(v[0] != "lazy" for v in binds.values()):
+                    self._split(op.body, (op.env or Env()).bind(binds), binders, op.name, leaves)
+                    return
         if isinstance(node, (A.Name, A.OpApp)) and not getattr(node, "prefix", ()):
             nm = node.name
             if nm not in c._BUILTIN_OPS or nm in env.locals:
@@ -332,9 +348,39 @@ class Model:
 # ----------------------------------------------------------------------------- helpers
 
 
+class _DynDomain:
+    """The domain of a split ``\\E`` that depends on the state (evaluated per state)."""
+
+    __slots__ = ("dfn", "span", "name")
+
+    def __init__(self, dfn: Callable, span: Any, name: str) -> None:
+        self.dfn, self.span, self.name = dfn, span, name
+
+    def values(self, s: Any, n: Any, e: list) -> list:
+        try:
+            return ordered(enumerate_set(self.dfn(s, n, e)))
+        except ValueFault as exc:
+            raise EvalError(str(exc), self.span) from None
+
+
 def _with_binders(run: Callable, binders: list) -> Callable:
     if not binders:
         return run
+    if any(isinstance(b[2], _DynDomain) for b in binders):
+        bs = list(binders)
+
+        def nested(s: Any, n: list, e: list, i: int = 0) -> None:
+            if i == len(bs):
+                run(s, n, e)
+                return
+            _, k, vals = bs[i]
+            if isinstance(vals, _DynDomain):
+                vals = vals.values(s, n, e)
+            for v in vals:
+                e[k] = v
+                nested(s, n, e, i + 1)
+
+        return nested
     if len(binders) == 1:
         _, k, vals = binders[0]
 

@@ -404,16 +404,22 @@ def check_step(model: "Model", action: str, pre: dict[str, Any], post: dict[str,
                 st[i] = v
             yield tuple(st)
 
-    def bindings(entry: _Entry) -> list[tuple]:
-        lists = []
+    def bindings(entry: _Entry, s: tuple) -> Iterable[tuple]:
+        lists: list = []
+        dyn = False
         for (nm, k, vals) in entry.info.binders:
             if nm in params:
                 lists.append([params[nm]])
             elif vals is None:
                 raise EvalError(f"action {action} needs a value for its parameter '{nm}'")
+            elif hasattr(vals, "values") and callable(vals.values):
+                dyn = True
+                lists.append(vals)
             else:
                 lists.append(vals)
-        return list(itertools.product(*lists))
+        if not dyn:
+            return itertools.product(*lists)
+        return _dyn_product(entry, lists, s, e)
 
     cache = _cache(model)
     e = model.compiler.frame
@@ -422,10 +428,9 @@ def check_step(model: "Model", action: str, pre: dict[str, Any], post: dict[str,
         post_template[i] = v
     res: list = []
     cache.out[0] = res
-    combos = [(en, bindings(en)) for en in entries]
     for s in pre_states():
-        for en, binds in combos:
-            for combo in binds:
+        for en in entries:
+            for combo in bindings(en, s):
                 for k, v in zip(en.slots, combo):
                     e[k] = v
                 try:
@@ -442,8 +447,8 @@ def check_step(model: "Model", action: str, pre: dict[str, Any], post: dict[str,
     best: tuple | None = None
     first_err: EvalError | None = None
     for s in pre_states():
-        for en, binds in combos:
-            for combo in binds:
+        for en in entries:
+            for combo in bindings(en, s):
                 for k, v in zip(en.slots, combo):
                     e[k] = v
                 probe.reset()
@@ -474,6 +479,25 @@ def check_step(model: "Model", action: str, pre: dict[str, Any], post: dict[str,
         raise exc
     return StepVerdict(False, params=bparams, false_conjunct=FalseConjunct(text, node.span, data),
                        message=f"false: {text}", pre_state=s)
+
+
+def _dyn_product(entry: _Entry, lists: list, s: tuple, e: list) -> Iterable[tuple]:
+    """Parameter combinations when some domains depend on the state (and earlier parameters)."""
+    slots = entry.slots
+
+    def rec(i: int, acc: tuple) -> Iterable[tuple]:
+        if i == len(lists):
+            yield acc
+            return
+        vals = lists[i]
+        if not isinstance(vals, list):
+            for k, v in zip(slots, acc):
+                e[k] = v
+            vals = vals.values(s, None, e)
+        for v in vals:
+            yield from rec(i + 1, acc + (v,))
+
+    return list(rec(0, ()))
 
 
 def _source(model: "Model", node: Any) -> str:

@@ -168,7 +168,9 @@ class LazySet:
             return True
         if isinstance(other, (frozenset, LazySet)):
             if not self.finite or (isinstance(other, LazySet) and not other.finite):
-                return self.key() == other.key() if isinstance(other, LazySet) else False
+                if isinstance(other, LazySet) and self.key() == other.key():
+                    return True
+                raise ValueFault(f"cannot compare the infinite set {format_value(self)} with {format_value(other)}")
             return self.materialize() == to_frozenset(other)
         return False
 
@@ -827,6 +829,11 @@ def format_value(v: Any) -> str:
         return "STRING"
     if isinstance(v, AnySet):
         return "Any"
+    if isinstance(v, LazySet) and v.finite:
+        try:
+            return format_value(v.materialize())
+        except ValueFault:
+            pass
     if isinstance(v, FuncSet):
         return f"[{format_value(v.dom)} -> {format_value(v.rng)}]"
     if isinstance(v, RecordSet):

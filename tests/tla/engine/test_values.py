@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from specula.tla.values import (
@@ -112,7 +112,9 @@ def test_lazy_set_equality_with_finite() -> None:
     assert frozenset({1, 2, 3}) == Interval(1, 3)
     assert hash(Interval(1, 3)) == hash(frozenset({1, 2, 3}))
     assert Powerset(frozenset({1})) == frozenset({frozenset(), frozenset({1})})
-    assert NatSet() == NatSet() and NatSet() != IntSet()
+    assert NatSet() == NatSet()
+    with pytest.raises(ValueFault, match="infinite"):
+        NatSet() == IntSet()  # noqa: B015 - TLC cannot compare them either
 
 
 def test_lazy_fn_recursive() -> None:
@@ -201,6 +203,8 @@ def _has_unhashable_set(v: object) -> bool:
 @settings(max_examples=100, deadline=None)
 @given(st.lists(values, max_size=5))
 def test_set_normalization_property(items: list) -> None:
+    # a set mixing booleans and integers is an error in TLC (they cannot be compared)
+    assume(not _has_bool_int_mix(items))
     s1 = frozenset(items)
     s2 = frozenset(reversed(items))
     assert s1 == s2 and fingerprint(s1) == fingerprint(s2)

@@ -1,0 +1,4 @@
+---- MODULE Helper ----
+EXTENDS Naturals
+Double(v) == v + v
+====
