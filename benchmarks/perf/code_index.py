@@ -37,6 +37,8 @@ CASES = [
          "Raft leader election in etcd raft: a follower times out (stepFollower), becomes candidate "
          "(becomeCandidate), campaigns for votes (stepCandidate, poll) and becomes leader (becomeLeader).",
          ["stepFollower", "raft.becomeCandidate", "stepCandidate", "raft.becomeLeader", "raft.poll", "raft"]),
+    Case("etcd-io+raft", "stepFollower becomeCandidate", ["stepFollower", "raft.becomeCandidate"],
+         include_tests=True, label="etcd-io+raft (with tests)"),
     Case("apache+zookeeper",
          "ZooKeeper FastLeaderElection: lookForLeader collects votes in the recvset map, bumps logicalclock, "
          "sendNotifications, compares votes with totalOrderPredicate and decides with checkLeader.",
@@ -64,6 +66,7 @@ class Row:
     symbols: int
     calls: int
     cold_s: float
+    cold_cpu_s: float  # user+sys of this process and its pool workers
     warm_s: float
     workers: int
     map_s: float
@@ -74,6 +77,13 @@ class Row:
     top: list[str] = field(default_factory=list)
 
 
+def _cpu() -> float:
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def run_case(root: Path, case: Case, budget: int) -> Row:
     from specula.code import IndexOptions, TagCache, find_symbols, index_repo, repo_map
 
@@ -81,9 +91,9 @@ def run_case(root: Path, case: Case, budget: int) -> Row:
     opts = IndexOptions(include_tests=case.include_tests)
     with tempfile.TemporaryDirectory() as tmp:
         cache = TagCache(Path(tmp))
-        t = time.perf_counter()
+        t, c = time.perf_counter(), _cpu()
         ix = index_repo(repo, opts, cache=cache)
-        cold = time.perf_counter() - t
+        cold, cold_cpu = time.perf_counter() - t, _cpu() - c
         t = time.perf_counter()
         index_repo(repo, opts, cache=cache)
         warm = time.perf_counter() - t
@@ -98,7 +108,8 @@ def run_case(root: Path, case: Case, budget: int) -> Row:
     for i, r in enumerate(ranked, 1):
         pos.setdefault(r.symbol.qualname, i)
         pos.setdefault(r.symbol.name, i)
-    row = Row(case.label or case.dir, len(ix.files), len(ix.symbols), len(ix.calls), round(cold, 3), round(warm, 3),
+    row = Row(case.label or case.dir, len(ix.files), len(ix.symbols), len(ix.calls), round(cold, 3),
+              round(cold_cpu, 3), round(warm, 3),
               ix.stats.workers, round(map_s, 3), m.tokens)
     shown = {e.symbol.qualname for e in m.entries} | {e.symbol.name for e in m.entries}
     for q in case.expect:
@@ -120,10 +131,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", default="/tmp/code", help="folder holding the checkouts")
     ap.add_argument("--budget", type=int, default=2000)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", default="", help="run only cases whose label contains this")
     args = ap.parse_args(argv)
     root = Path(args.root)
     rows = []
     for case in CASES:
+        if args.only and args.only not in (case.label or case.dir):
+            continue
         if not (root / case.dir).is_dir():
             print(f"skip {case.dir}: not checked out under {root}", file=sys.stderr)
             continue
@@ -134,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for r in rows:
         print(f"== {r.repo}: {r.files} files, {r.symbols} symbols, {r.calls} call edges")
-        print(f"   index cold {r.cold_s:.2f}s ({r.workers} worker(s)), warm {r.warm_s:.2f}s; "
+        print(f"   index cold {r.cold_s:.2f}s wall / {r.cold_cpu_s:.2f}s cpu ({r.workers} worker(s)), warm {r.warm_s:.2f}s; "
               f"map {r.map_s:.2f}s, {r.map_tokens} tokens")
         for q, loc in r.found.items():
             mark = "ok " if loc and r.in_map[q] else "MISSING" if not loc else "not-in-map"

