@@ -99,14 +99,18 @@ def check_cmd(
 ) -> None:
     """Model-check a TLA+ spec with specula's engine (TLC semantics) and print a TLC-like report."""
     if syntax:
-        from specula.tla import load
+        from specula.diagnostics import render_full
+        from specula.tla.modules import check_syntax
 
-        loaded = load(str(spec))
+        rep = check_syntax(spec)
         if json_out:
-            _print_json({"schema": "specula.syntax/1", "spec": str(spec), "ok": True, "modules": sorted(loaded.modules)})
+            _print_json(rep.to_dict())
+        elif rep.ok:
+            _console().print(f"{spec}: syntax and semantics ok ({len(rep.modules)} modules)", markup=False)
         else:
-            _console().print(f"{spec}: syntax and semantics ok ({len(loaded.modules)} modules)", markup=False)
-        raise typer.Exit(0)
+            n = len(rep.diagnostics)
+            _console().print(render_full(rep.diagnostics, rep.sources) + f"\n{n} error{'s' if n != 1 else ''}", markup=False)
+        raise typer.Exit(0 if rep.ok else 1)
     from specula.tla import report
     from specula.tla.checker import Limits, build_model, check
 
@@ -431,6 +435,7 @@ def model_cmd(
     action: Optional[list[str]] = typer.Option(None, "--action", help="Required action names (default: the task's)."),
     runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", help="Where run directories go."),
     stream: bool = typer.Option(False, "--stream", help="Stream model replies."),
+    retries: int = typer.Option(6, "--retries", min=1, help="Attempts per model request (429/5xx/timeouts)."),
     quick: bool = typer.Option(False, "--quick", help="Faster, smaller runtime checks while iterating."),
     no_translate: bool = typer.Option(False, "--no-translate", help="Translate invariant templates without the model."),
     sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks."),
@@ -445,7 +450,10 @@ def model_cmd(
     if not target and not resume:
         raise InputError("give a task or repository to model, or --resume RUN")
     view = _ModelView(model or DEFAULT_MODEL)
+    from specula.agent.providers import RetryPolicy
+
     opts = RunOptions(model=model or DEFAULT_MODEL, runs_dir=runs_dir, stream=stream,
+                      retry=RetryPolicy(attempts=retries, initial=0.2 if retries <= 2 else 1.0),
                       translate_with_model=not no_translate, on_event=view.on_event)
     if quick:
         from specula.phases import RuntimeSettings
@@ -474,6 +482,7 @@ def model_cmd(
         con = _console()
         with Live(view, console=con, refresh_per_second=4, transient=False):
             outcome = agent.run()
+        con.print()
         con.print(f"run {outcome.run}: {outcome.status} — {outcome.reason}", markup=False)
         if outcome.best_version:
             con.print(f"best spec: version {outcome.best_version}, overall {outcome.best_score:.3f}; "

@@ -26,7 +26,7 @@ class ToolCall:
     id: str
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
-    raw: str = ""
+    raw: str = field(default="", compare=False)
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:

@@ -19,6 +19,7 @@ _DEF = re.compile(r"^(?:LOCAL\s+)?(?:RECURSIVE\s+\S.*\n)?([A-Za-z_][A-Za-z0-9_]*
 _UNIT = re.compile(r"^(?:LOCAL\s+)?(?:[A-Za-z_][A-Za-z0-9_]*\s*(?:\([^=]*\)|\[[^=]*\])?\s*==|"
                    r"VARIABLES?\b|CONSTANTS?\b|ASSUME\b|ASSUMPTION\b|AXIOM\b|THEOREM\b|LEMMA\b|INSTANCE\b|"
                    r"EXTENDS\b|RECURSIVE\b|-{4,}|={4,})")
+_OPEN_HEAD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\s*\([^)=]*$")
 _MODULE = re.compile(r"^\s*-{4,}\s*MODULE\s+([A-Za-z0-9_]+)\s*-{4,}", re.M)
 _KEYWORDS = {"VARIABLE", "VARIABLES", "CONSTANT", "CONSTANTS", "ASSUME", "THEOREM", "LEMMA", "INSTANCE",
              "EXTENDS", "LOCAL", "RECURSIVE", "AXIOM", "ASSUMPTION"}
@@ -43,7 +44,7 @@ def definitions(text: str) -> list[Definition]:
     for i, line in enumerate(lines):
         if line[:1].isspace() or not line:
             continue
-        if _UNIT.match(line):
+        if _UNIT.match(line) or (_OPEN_HEAD.match(line) and _continues_to_def(lines, i)):
             m = _DEF.match(line)
             name = m.group(1) if m and m.group(2) and m.group(1) not in _KEYWORDS else None
             if name is not None and "==" not in line and not _continues_to_def(lines, i):
@@ -65,7 +66,9 @@ def _continues_to_def(lines: list[str], i: int) -> bool:
     """A head split over lines (``Op(a,\\n    b) ==``)."""
     for j in range(i, min(i + 4, len(lines))):
         if "==" in lines[j]:
-            return True
+            return ")" in lines[j].split("==")[0] or "(" not in lines[i]
+        if j > i and not lines[j][:1].isspace():
+            return False
     return False
 
 

@@ -164,9 +164,15 @@ class Toolbox:
         try:
             args = _validate(spec, call.arguments)
             text = getattr(self, "t_" + call.name)(**args)
-            return clip(text), False
+            return clip(self._short_paths(text)), False
         except ToolError as exc:
-            return clip(f"error: {exc}"), True
+            return clip(self._short_paths(f"error: {exc}")), True
+
+    def _short_paths(self, text: str) -> str:
+        """Paths relative to the run directory (spec versions) and the repository."""
+        for root in (self.s.run.path.resolve(), self.s.task.repo.resolve()):
+            text = text.replace(str(root) + "/", "")
+        return text
 
     # -- files and code
     def _resolve(self, path: str) -> Path:

@@ -1,0 +1,49 @@
+"""`specula model` exit codes, usage errors and --resume at the command level."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import FAKE_OPENAI_KEY
+from scripted_server import ScriptedServer
+from specula.cli import main
+
+
+def test_usage_errors_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+    assert main(["model"]) == 2
+    assert "--resume" in capsys.readouterr().err
+    assert main(["model", "spinlock", "--model", "gpt-5", "--runs-dir", str(tmp_path)]) == 2
+    assert "PROVIDER/NAME" in capsys.readouterr().err
+    assert main(["model", "no-such-task-xyz", "--model", "openai/gpt-5", "--runs-dir", str(tmp_path)]) == 2
+    assert "unknown task" in capsys.readouterr().err
+    assert main(["model", str(tmp_path), "--model", "openai/gpt-5", "--runs-dir", str(tmp_path)]) == 2
+    assert "--module" in capsys.readouterr().err
+    assert main(["model", "spinlock", "--budget", "bananas=3", "--runs-dir", str(tmp_path)]) == 2
+    assert "unknown budget key" in capsys.readouterr().err
+    assert main(["model", "--resume", "nope", "--runs-dir", str(tmp_path)]) == 2
+    assert "no resumable run" in capsys.readouterr().err
+
+
+def test_missing_key_is_a_clean_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert main(["model", "spinlock", "--runs-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "ANTHROPIC_API_KEY is not set" in err and "Traceback" not in err
+
+
+def test_provider_storm_exits_2_then_resume_with_budget_exits_1(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+    with ScriptedServer([{"status": 503}] * 6) as server:
+        code = main(["model", "spinlock", "--model", f"openai/gpt-5@{server.openai_url}",
+                     "--runs-dir", str(tmp_path), "--retries", "2", "--json"])
+        assert len(server.requests) == 2
+        out = json.loads(capsys.readouterr().out)
+    assert code == 2 and out["status"] == "provider-error" and out["resumable"]
+    script = [{"tool_calls": [{"name": "read_spec", "arguments": {}}]}] * 3
+    with ScriptedServer(script) as server:
+        code = main(["model", "--resume", Path(out["run"]).name, "--runs-dir", str(tmp_path),
+                     "--model", f"openai/gpt-5@{server.openai_url}", "--budget", "iterations=2", "--json"])
+        out2 = json.loads(capsys.readouterr().out)
+    assert code == 1 and out2["status"] == "budget" and out2["run"] == out["run"]

@@ -1,0 +1,115 @@
+"""Small pure pieces of the agent room: definition edits, budgets, prices, reply parsing, prompts."""
+
+from __future__ import annotations
+
+import pytest
+
+from specula.agent import specedit
+from specula.agent.ledger import Budget, Ledger, parse_budget, price_of
+from specula.agent.messages import Message, ToolCall, Usage
+from specula.agent.prompts import load, render
+from specula.agent.rundir import RunDir
+from specula.agent.translate import declared_names, parse_reply, signature
+from specula.errors import BudgetExceeded, ConfigError
+
+SPEC = r"""---- MODULE m ----
+EXTENDS Naturals
+CONSTANTS Nodes, \* the servers
+    Max
+VARIABLES x, y
+vars == <<x, y>>
+
+\* step one
+Inc(n) ==
+    /\ x < Max
+    /\ x' = x + 1
+    /\ UNCHANGED y
+
+F[i \in 0..3] == i * 2
+Op(a,
+   b) == a + b
+Next == \E n \in Nodes : Inc(n)
+====
+"""
+
+
+def test_definitions_and_replace():
+    names = specedit.defined_names(SPEC)
+    assert names == ["vars", "Inc", "F", "Op", "Next"]
+    inc = specedit.find_definition(SPEC, "Inc")
+    assert inc.text.splitlines()[0] == "Inc(n) ==" and inc.text.endswith("UNCHANGED y")
+    new = specedit.replace_definition(SPEC, "Inc", "Inc(n) == x' = x + 2 /\\ UNCHANGED y")
+    assert "x' = x + 2" in new and "x < Max" not in new and "\\* step one" in new
+    assert specedit.defined_names(new) == names
+    added = specedit.replace_definition(SPEC, "TypeOK", "TypeOK == x \\in Nat")
+    assert added.rstrip().endswith("====") and "TypeOK == x \\in Nat" in added
+    assert specedit.module_name(SPEC) == "m"
+
+
+def test_declared_names_and_signature():
+    assert {"Nodes", "Max", "x", "y", "Inc", "Next"} <= declared_names(SPEC)
+    assert "the" not in declared_names(SPEC)
+    same = specedit.replace_definition(SPEC, "Inc", "Inc(n) == x' = 0 /\\ UNCHANGED y")
+    assert signature(same) == signature(SPEC)
+    assert signature(SPEC.replace("VARIABLES x, y", "VARIABLES x, y, z")) != signature(SPEC)
+
+
+def test_parse_translation_reply():
+    reply = ("Here:\n```tla\nSafe == x <= Max\nBounded ==\n    y \\in Nat\n```\n"
+             "UNTRANSLATABLE: Live - the spec has no fairness\n")
+    defs, notes = parse_reply(reply)
+    assert defs == {"Safe": "Safe == x <= Max", "Bounded": "Bounded ==\n    y \\in Nat"}
+    assert notes == {"Live": "the spec has no fairness"}
+
+
+def test_budget_parsing_and_limits():
+    b = parse_budget("tokens=500k, $2.5, iterations=40, time=30m")
+    assert b == Budget(tokens=500_000, dollars=2.5, iterations=40, seconds=1800.0)
+    assert parse_budget("minutes=2").seconds == 120
+    for bad in ("tokens", "tokens=lots", "colour=red"):
+        with pytest.raises(ConfigError):
+            parse_budget(bad)
+    ledger = Ledger("anthropic", "claude-sonnet-4-6")
+    ledger.record(Usage(1_000_000, 100_000), 1.0)
+    assert ledger.cost == pytest.approx(3.0 + 1.5)
+    with pytest.raises(BudgetExceeded, match="dollar"):
+        Budget(dollars=4.0).check(ledger, 1, 1.0)
+    with pytest.raises(BudgetExceeded, match="token"):
+        Budget(tokens=1_000_000).check(ledger, 1, 1.0)
+    with pytest.raises(BudgetExceeded, match="time"):
+        Budget(seconds=10).check(ledger, 1, 11.0)
+    Budget(dollars=5, tokens=2_000_000, iterations=2, seconds=10).check(ledger, 1, 1.0)
+
+
+def test_prices():
+    assert price_of("openai", "gpt-5-mini") == (0.25, 2.0)
+    assert price_of("openai", "gpt-5") == (1.25, 10.0)
+    assert price_of("openai-compatible", "anything") == (0.0, 0.0)
+    assert price_of("litellm", "mystery-model") is None
+    assert Ledger("litellm", "mystery-model").to_dict()["priced"] is False
+
+
+def test_messages_roundtrip():
+    m = Message("assistant", "hi", (ToolCall.parse("c1", "run_phase", '{"phase": "all"}'),
+                                    ToolCall.parse("c2", "x", "{oops")))
+    back = Message.from_dict(m.to_dict())
+    assert back == m and back.tool_calls[1].error and back.tool_calls[1].raw == "{oops"
+
+
+def test_prompts_render_and_refuse_missing_values():
+    for name in ("system.md", "task.md", "nudge.md", "translate_system.md", "translate.md"):
+        assert load(name).strip()
+    with pytest.raises(KeyError, match="spec"):
+        render("translate.md", templates="x")
+    assert "SPECIFICATION Spec" in render("system.md")
+
+
+def test_rundir_scrubs_and_writes_atomically(tmp_path):
+    run = RunDir.create(tmp_path, {"name": "t"}, secrets=["sk-very-secret-1"])
+    run.write_text("a.txt", "key=sk-very-secret-1")
+    run.append_transcript({"event": "x", "text": "sk-very-secret-1"})
+    assert "sk-very-secret-1" not in (run.path / "a.txt").read_text()
+    assert "[REDACTED]" in (run.path / "transcript.jsonl").read_text()
+    assert not [p for p in run.path.iterdir() if p.name.endswith(".tmp")]
+    again = RunDir.create(tmp_path, {"name": "t"}, run_id=run.path.name)
+    assert again.path != run.path  # never overwrites an existing run
