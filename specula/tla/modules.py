@@ -28,6 +28,8 @@ __all__ = [
     "load_text",
     "STDLIB_DIR",
     "STANDARD_MODULES",
+    "SyntaxReport",
+    "check_syntax",
 ]
 
 STDLIB_DIR = Path(__file__).resolve().parent / "stdlib"
@@ -419,3 +421,40 @@ def load_text(text: str, file: str = "<spec>", search_path: Iterable[str | Path]
     loader = _Loader(Path(root_dir) if root_dir is not None else Path(file).resolve().parent, search_path)
     loader.register(module, file, text)
     return _finish(loader, module, file)
+
+
+@dataclass
+class SyntaxReport:
+    """Outcome of ``check_syntax``: diagnostics (empty when the spec is fine) plus the texts
+    they point into, for excerpts."""
+
+    path: str
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
+    modules: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    def to_dict(self) -> dict:
+        from specula.diagnostics import JSON_SCHEMA
+
+        return {"schema": JSON_SCHEMA, "spec": self.path, "ok": self.ok, "modules": self.modules,
+                "diagnostics": [d.to_dict() for d in self.diagnostics]}
+
+
+def check_syntax(path: str | Path, search_path: Iterable[str | Path] = ()) -> SyntaxReport:
+    """Parse and check ``path`` like SANY; problems are returned, not raised (a missing or
+    unreadable file still raises ``InputError``)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise InputError(f"cannot read spec: {exc.strerror or exc}", str(path)) from None
+    try:
+        spec = load_text(text, str(path), search_path, root_dir=p.resolve().parent)
+    except SpecError as exc:
+        diags = sorted(exc.diagnostics(), key=lambda d: (d.file != str(path), d.file or "", d.line or 0, d.col or 0))
+        return SyntaxReport(str(path), diags, {str(path): text}, [])
+    return SyntaxReport(str(path), [], spec.sources, sorted(spec.modules))
