@@ -114,6 +114,36 @@ def _is_extern(node) -> bool:
     return any(c.type == "storage_class_specifier" and _text(c) == "extern" for c in node.children)
 
 
+def _collapse_braces(text: str) -> str:
+    """``union { int a; } r;`` -> ``union {…} r;`` (non-empty brace bodies, outermost level)."""
+    if "{" not in text:
+        return text
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            if depth == 0:
+                out.append(text[start : i + 1])
+                start = i + 1
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                out.append("…}" if text[start:i].strip() else "}")
+                start = i + 1
+    out.append(text[start:] if depth == 0 else "…")
+    return "".join(out)
+
+
+def _in_named_member_of_anonymous(field_decl) -> bool:
+    """Is this C/C++ field inside an anonymous struct/union that is itself a named member (``} r;``)?"""
+    lst = field_decl.parent
+    spec = lst.parent if lst is not None else None
+    if spec is None or spec.type not in ("struct_specifier", "union_specifier") or spec.child_by_field_name("name"):
+        return False
+    holder = spec.parent
+    return holder is not None and holder.type == "field_declaration" and holder.child_by_field_name("declarator") is not None
+
+
 def _is_test_module(node) -> bool:
     """Rust ``mod tests`` / ``mod test``, or any module right after ``#[cfg(test)]``."""
     name = node.child_by_field_name("name")
@@ -237,8 +267,10 @@ class _Extractor:
                 continue
             if d.kind == "type" and self.spec.c_family:
                 inner = node.child_by_field_name("type")
-                if inner is not None and inner.child_by_field_name("body") is not None and inner.child_by_field_name("name") is None:
-                    continue  # `typedef struct {...} name_t`: the struct itself carries the name
+                if inner is not None and inner.child_by_field_name("body") is not None:
+                    tag = inner.child_by_field_name("name")
+                    if tag is None or _text(tag) == name:
+                        continue  # `typedef struct [name_t] {...} name_t`: the struct itself carries the name
             types.append((d, name))
             if node.type in self.spec.containers:
                 container_items.append((node.start_byte, node.end_byte, name))
@@ -333,7 +365,9 @@ class _Extractor:
                 kind, parent = "field", c[1]
             else:
                 kind, parent = "global", None
-            sig = " ".join(src[node.start_byte : node.end_byte].decode("utf-8", "replace").split())
+            if node.type == "field_declaration" and self.spec.c_family and _in_named_member_of_anonymous(node):
+                continue  # `union { int a; } r;`: `a` is reached through field `r`, whose type shows it
+            sig = _collapse_braces(" ".join(src[node.start_byte : node.end_byte].decode("utf-8", "replace").split()))
             if node.type == "var_spec":
                 sig = "var " + sig
             if len(sig) > 160:

@@ -360,16 +360,53 @@ class TypeFields:
         return "\n".join(out)
 
 
-def _writes_field_of(w: Write, type_name: str) -> bool:
+def _writes_field_of(w: Write, type_name: str, index: RepoIndex | None = None, ambiguous: bool = False) -> bool:
+    """Could ``w`` write a field of ``type_name``? Bare names and this/self count inside the type's own
+    methods. Writes through an object (``r.term = …``) count by name, unless the field name is shared
+    by several types (``ambiguous``): then the object must be known to have this type."""
     in_own_method = w.function is not None and w.function.split(".")[0] == type_name
     if w.base is None or w.base in _SELF:
         return in_own_method
-    return True  # `r.term = ...`, `me->current_term++`: by name, through some object
+    if not ambiguous or index is None:
+        return True
+    return _base_has_type(index, w, type_name)
+
+
+_SEGMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _mentions(text: str | None, type_name: str) -> bool:
+    return bool(text) and re.search(rf"\b{re.escape(type_name)}\b", text) is not None
+
+
+def _base_has_type(index: RepoIndex, w: Write, type_name: str) -> bool:
+    """Is the object ``w.base`` declared with a type naming ``type_name`` (a parameter or receiver in
+    the enclosing function's signature, a local, a global, or — for ``a.b`` — a field ``b``)?"""
+    segs = _SEGMENT.findall(w.base or "")
+    if not segs:
+        return False
+    last = segs[-1]
+    if len(segs) > 1 and segs[0] not in _SELF:
+        return any(s.kind == "field" and _mentions(s.type or s.signature, type_name) for s in index.by_name.get(last, ()))
+    for s in index.by_name.get(last, ()):
+        if s.kind in ("local", "global", "field") and s.file == w.file and (s.kind != "local" or s.parent == w.function):
+            if _mentions(s.type or s.signature, type_name):
+                return True
+    if w.function:
+        for fn in index.by_qualname.get(w.function, ()):
+            if fn.file != w.file:
+                continue
+            for chunk in re.split(r"[(),]", fn.signature):
+                if re.search(rf"\b{re.escape(last)}\b", chunk) and _mentions(chunk, type_name):
+                    return True
+    return False
 
 
 def type_fields(index: RepoIndex, type_name: str) -> TypeFields:
-    """The fields of ``type_name`` and, for each, the writes to it: inside the type's own methods,
-    or through an object expression (``r.term = …`` anywhere); bare names elsewhere are not counted."""
+    """The fields of ``type_name`` and, for each, the writes to it: bare or this/self writes inside the
+    type's own methods; writes through an object (``r.term = …``) anywhere — when several types have a
+    field of that name, only through objects declared with this type (parameter, receiver, local, global
+    or field types)."""
     types = [s for s in _lookup(index, type_name) if s.kind in TYPE_KINDS]
     if not types:
         raise CodeError(f"no type named {type_name!r}", path=str(index.root))
@@ -378,7 +415,13 @@ def type_fields(index: RepoIndex, type_name: str) -> TypeFields:
     same_lang = {p for p, f in index.files.items() if f.language == lang}
     fields = [s for s in index.symbols if s.kind == "field" and s.parent == t.name and s.file in same_lang]
     out = []
+    owners: dict[str, set[str]] = {}
+    for s in index.symbols:
+        if s.kind == "field" and s.file in same_lang and s.parent:
+            owners.setdefault(s.name, set()).add(s.parent)
     for f in sorted(fields, key=lambda s: (s.file != t.file, s.file, s.line)):
-        ws = [w for w in index.writes_by_target.get(f.name, ()) if w.file in same_lang and _writes_field_of(w, t.name)]
+        ambiguous = len(owners.get(f.name, ())) > 1
+        ws = [w for w in index.writes_by_target.get(f.name, ())
+              if w.file in same_lang and _writes_field_of(w, t.name, index, ambiguous)]
         out.append(FieldWrites(f, sorted(ws, key=lambda w: (w.file, w.line))))
     return TypeFields(t, out)

@@ -82,6 +82,9 @@ def test_type_fields_and_writes(index_of):
     assert by["votes"] == [("Node.becomeCandidate", 35, "="), ("Node.becomeCandidate", 36, "="),
                            ("Node.reset", 42, "delete")]
     assert by["state"] == []
+    assert by["id"] == []  # `p.id = …` writes a peer (p *peer), not a Node: `id` is a field of both
+    peer = {f.field.name: [(w.function, w.line) for w in f.writes] for f in type_fields(ix, "peer").fields}
+    assert peer == {"id": [("Node.addPeer", 59)]}
     text = tf.render()
     assert "node.go:20 type Node struct" in text and "written node.go:42 Node.reset: n.votes.delete(…)" in text
     json.dumps(tf.to_dict())
