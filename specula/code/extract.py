@@ -252,7 +252,7 @@ class _Extractor:
         types: list[tuple[_Def, str]] = []
         container_items: list[tuple[int, int, str]] = []
         for d in defs:
-            if d.kind in ("function", "method", "field", "variable"):
+            if d.kind in ("function", "method", "field", "variable", "constant"):
                 continue
             if d.kind == "testmod":
                 if _is_test_module(d.node):
@@ -343,7 +343,7 @@ class _Extractor:
 
         seen: set[tuple[str, str | None, str]] = set()
         for d in defs:
-            if d.kind not in ("field", "variable"):
+            if d.kind not in ("field", "variable", "constant"):
                 continue
             node = d.node
             names = self._var_names(d)
@@ -352,6 +352,12 @@ class _Extractor:
             tnodes = d.caps.get("type")
             tnode = tnodes[0] if tnodes else node.child_by_field_name("type")
             vtype = " ".join(_text(tnode).split()) if tnode is not None else None
+            if vtype is None and node.type == "const_spec":  # Go: `B` after `A T = iota` has type T
+                prev = node.prev_named_sibling
+                while prev is not None and vtype is None:
+                    if prev.type == "const_spec" and prev.child_by_field_name("type") is not None:
+                        vtype = _text(prev.child_by_field_name("type"))
+                    prev = prev.prev_named_sibling if prev.type in ("const_spec", "comment") else None
             static = node.type == "static_item" or _has_static(node)
             c = containers.innermost(node.start_byte, node.end_byte)
             f = functions.innermost(node.start_byte, node.end_byte)
@@ -360,16 +366,20 @@ class _Extractor:
                     continue  # fields of anonymous structs inside functions
                 kind, parent = "field", c[1]
             elif f is not None and (c is None or f[0] > c[0]):
+                if d.kind == "constant":
+                    continue  # function-local constants are not state
                 kind, parent = ("global" if static else "local"), f[1]
             elif c is not None:
                 kind, parent = "field", c[1]
             else:
-                kind, parent = "global", None
+                kind, parent = ("constant" if d.kind == "constant" else "global"), None
             if node.type == "field_declaration" and self.spec.c_family and _in_named_member_of_anonymous(node):
                 continue  # `union { int a; } r;`: `a` is reached through field `r`, whose type shows it
             sig = _collapse_braces(" ".join(src[node.start_byte : node.end_byte].decode("utf-8", "replace").split()))
             if node.type == "var_spec":
                 sig = "var " + sig
+            elif node.type == "const_spec":
+                sig = "const " + sig
             if len(sig) > 160:
                 sig = sig[:159] + "…"
             for n in names:

@@ -68,6 +68,8 @@ class _Members:
                 self.fields.setdefault((s.file, s.parent), []).append(s)
             elif s.kind in ("local", "global") and s.parent and _mentioned(s, focus):
                 self.locals.setdefault((s.file, s.parent), []).append(s)
+            elif s.kind == "constant" and s.type:  # Go enums: `const StateFollower StateType = iota`
+                self.fields.setdefault((s.file, s.type), []).append(s)
 
 
 def _mentioned(s: Symbol, focus: Focus) -> bool:
@@ -95,12 +97,13 @@ def render_map(entries: list[RankedSymbol], members: _Members, header: str = "")
                 if not flds:
                     out.append(_line(s.line, s.signature + (": …" if python else " { … }")))
                     continue
-                out.append(_line(s.line, s.signature + (":" if python else " {")))
+                braces = not python and s.end_line > s.line  # `type StateType int` + its constants: no braces
+                out.append(_line(s.line, s.signature + (":" if python else " {" if braces else "")))
                 for f in flds[:MAX_FIELDS]:
                     out.append(_line(f.line, f.signature, 4))
                 if len(flds) > MAX_FIELDS:
                     out.append(_line(flds[MAX_FIELDS].line, f"… {len(flds) - MAX_FIELDS} more fields", 4))
-                if not python:
+                if braces:
                     out.append(_line(s.end_line, "}"))
             elif s.kind in FUNCTION_KINDS:
                 locs = members.locals.get((s.file, s.qualname), [])

@@ -14,12 +14,14 @@ SYMBOLS = {
         ("method", "Node.becomeCandidate", 32, 38), ("method", "Node.reset", 40, 43),
         ("function", "stepCandidate", 45, 52), ("local", "stepCandidate.granted", 46, 46),
         ("function", "okBefore", 3, 5), ("function", "okAfter", 12, 14),
+        ("constant", "StateFollower", 63, 63), ("constant", "StateCandidate", 64, 64),
     ],
     "rust": [
         ("global", "NEXT_ID", 3, 3), ("enum", "StateRole", 5, 8), ("trait", "Storage", 10, 12),
         ("method", "Storage.term", 11, 11), ("struct", "Raft", 14, 19), ("field", "Raft.votes", 17, 17),
         ("method", "Raft.become_candidate", 22, 26), ("method", "Raft.reset", 28, 31),
         ("function", "step_candidate", 34, 39), ("local", "step_candidate.granted", 35, 35),
+        ("field", "StateRole.Follower", 6, 6), ("field", "StateRole.Candidate", 7, 7),
     ],
     "c": [
         ("global", "election_timeouts", 3, 3), ("global", "servers", 4, 4), ("struct", "peer", 6, 9),
@@ -27,6 +29,7 @@ SYMBOLS = {
         ("function", "server_become_candidate", 13, 21), ("global", "server_become_candidate.calls", 15, 15),
         ("function", "server_vote_count", 23, 29), ("struct", "server_t", 4, 9),
         ("field", "server_t.current_term", 6, 6), ("field", "server_t.send", 8, 8),
+        ("enum", "role_e", 13, 16), ("field", "role_e.ROLE_CANDIDATE", 15, 15),
     ],
     "cpp": [
         ("class", "Node", 6, 18), ("method", "Node.term", 10, 10), ("field", "Node.term_", 15, 15),
@@ -125,6 +128,8 @@ def test_static_and_types(index_of):
     cb = {s.qualname: s for s in c.symbols}
     assert cb["election_timeouts"].static and cb["server_become_candidate.calls"].static
     assert cb["server_t.current_term"].type == "long"
+    go = {s.qualname: s for s in index_of("go").symbols}
+    assert go["StateCandidate"].type == "StateType"  # implicit repetition of the iota spec's type
 
 
 def test_syntax_errors_keep_what_parses(index_of):

@@ -59,6 +59,7 @@ def test_map_fits_budget_and_grows_with_it(index_of):
 def test_map_renders_types_with_fields(index_of):
     text = repo_map(index_of("go"), "Node votes term", budget=4000).text
     assert "   20│type Node struct {\n   21│    id uint64\n   22│    term uint64" in text
+    assert "    7│type StateType int\n   63│    const StateFollower StateType = iota\n   64│    const StateCandidate" in text
     py = repo_map(index_of("python"), "become_candidate", budget=4000).text
     assert "   14│def become_candidate(self): …" in py
 

@@ -10,6 +10,7 @@
 (type_definition) @definition.type
 (field_declaration) @definition.field
 (declaration) @definition.variable
+(enumerator name: (identifier) @name.definition.field) @definition.field
 
 ; ---- references
 (call_expression

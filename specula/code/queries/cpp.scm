@@ -12,6 +12,7 @@
 (alias_declaration name: (type_identifier) @name.definition.type) @definition.type
 (field_declaration) @definition.field
 (declaration) @definition.variable
+(enumerator name: (identifier) @name.definition.field) @definition.field
 
 ; ---- references
 (call_expression

@@ -26,6 +26,7 @@
 (method_elem name: (field_identifier) @name.definition.function) @definition.function
 
 (var_spec name: (identifier) @name.definition.variable type: (_)? @type) @definition.variable
+(const_spec name: (identifier) @name.definition.constant type: (_)? @type) @definition.constant
 (short_var_declaration left: (expression_list (identifier) @name.definition.variable)) @definition.variable
 
 ; ---- references: calls and function values

@@ -14,6 +14,8 @@
 (mod_item name: (identifier) @name.definition.testmod body: (declaration_list)) @definition.testmod
 
 (field_declaration name: (field_identifier) @name.definition.field type: (_) @type) @definition.field
+(const_item name: (identifier) @name.definition.constant type: (_) @type) @definition.constant
+(enum_variant name: (identifier) @name.definition.field) @definition.field
 (static_item name: (identifier) @name.definition.variable type: (_) @type) @definition.variable
 (let_declaration pattern: (identifier) @name.definition.variable type: (_)? @type) @definition.variable
 
