@@ -56,6 +56,7 @@ class ModelConfig:
     check_deadlock: bool = True
     lines: dict[str, int] = field(default_factory=dict)
     file: str | None = None
+    model_values: list[str] = field(default_factory=list)  # in order of first appearance (TLC's order)
 
     def to_dict(self) -> dict:
         def val(v: object) -> object:
@@ -188,6 +189,7 @@ class _Parser:
         self.toks = _tokenize(text, file)
         self.i = 0
         self.cfg = ModelConfig(file=file)
+        self._mv_seen: set[str] = set()
 
     # -- helpers --------------------------------------------------------------------------
     def peek(self) -> _Tok:
@@ -317,6 +319,9 @@ class _Parser:
                 return True
             if t.text == "FALSE":
                 return False
+            if t.text not in self._mv_seen:
+                self._mv_seen.add(t.text)
+                self.cfg.model_values.append(t.text)
             return CfgModelValue(t.text)
         if t.kind == "punct" and t.text in ("{", "<<"):
             close = "}" if t.text == "{" else ">>"

@@ -184,27 +184,161 @@ def _key_function(model: Any, fingerprint: Callable[[Any], int] | None) -> Calla
     permute = getattr(model, "permute", None)
     base: Callable[[State], Any] = view if has_view else _identity  # type: ignore[assignment]
     if perms and callable(permute):
-        try:
-            from specula.tla.values import fingerprint as vfp
-        except ImportError:  # toy models in tests
-            vfp = hash  # type: ignore[assignment]
-        order = fingerprint or vfp
-
-        def canon(s: State) -> Any:
-            best = None
-            best_fp = 0
-            for p in perms:
-                v = base(permute(s, p))
-                f = order(v)
-                if best is None or f < best_fp:
-                    best, best_fp = v, f
-            return best if fingerprint is None else best_fp
-
-        return canon
+        return _symmetry_key(model, perms, permute, base, fingerprint)
     if fingerprint is not None:
         fp = fingerprint
         return (lambda s: fp(view(s))) if has_view else fp
     return base
+
+
+
+
+def _token_ranks(model: Any) -> dict[str, int]:
+    """Approximate TLC's UniqueString order (its token numbers): the .cfg's model values first
+    (TLC parses the config before the spec), then identifiers and string literals in order of
+    first appearance in the root module's text, then in the other modules' texts."""
+    import re
+
+    ranks: dict[str, int] = {}
+    cfg = getattr(model, "cfg", None)
+    for name in getattr(cfg, "model_values", None) or []:
+        ranks.setdefault(name, len(ranks))
+    spec = getattr(model, "spec", None)
+    sources: dict[str, str] = dict(getattr(spec, "sources", None) or {})
+    root = getattr(spec, "path", None)
+    order = ([root] if root in sources else []) + [p for p in sources if p != root]
+    tok = re.compile(r'\(\*.*?\*\)|\\\*[^\n]*|"((?:[^"\\]|\\.)*)"|([A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*)', re.S)
+    for path in order:
+        for m in tok.finditer(sources[path]):
+            word = m.group(1) if m.group(1) is not None else m.group(2)
+            if word is not None:
+                ranks.setdefault(word, len(ranks))
+    return ranks
+
+
+def _symmetry_key(
+    model: Any, perms: list, permute: Callable, base: Callable[[State], Any], fingerprint: Callable | None
+) -> Callable[[State], Any]:
+    """TLC's representative of a state under SYMMETRY: the lexicographically smallest permuted
+    state (variables in order, values compared as TLC's ``compareTo``), then its VIEW.
+
+    For a symmetry group (``Permutations(S)``, or products) any total order gives the same orbit
+    count; for a union of permutation sets (not a group) TLC's count depends on its order, which
+    is reproduced here (model values and strings ranked by TLC's interning order, approximated).
+    """
+    try:
+        from specula.tla.values import Fn, ModelValue
+    except ImportError:  # toy models in tests
+        Fn = dict  # type: ignore[misc,assignment]
+        ModelValue = ()  # type: ignore[misc,assignment]
+    ranks = _token_ranks(model)
+    key_cache: dict = {}
+
+    def rank(name: str) -> int:
+        r = ranks.get(name)
+        if r is None:
+            r = ranks[name] = len(ranks) + 1_000_000
+        return r
+
+    def key(v: Any) -> tuple:
+        c = v.__class__
+        if c is bool:
+            return (0, int(v))
+        if c is int:
+            return (1, v)
+        if c is str:
+            return (2, rank(v))
+        if ModelValue and c is ModelValue:
+            return (3, rank(v.name))
+        try:
+            k = key_cache.get(v)
+        except TypeError:
+            k = None
+        if k is not None:
+            return k
+        if c is tuple:  # a function with domain 1..n
+            k = (5, len(v), tuple((1, i) for i in range(1, len(v) + 1)), tuple(key(x) for x in v))
+        elif isinstance(v, (frozenset, set)):
+            k = (4, len(v), tuple(sorted(key(x) for x in v)))
+        elif isinstance(v, (Fn, dict)):
+            items = sorted(((key(d), x) for d, x in v.items()), key=lambda t: t[0])
+            k = (5, len(items), tuple(d for d, _ in items), tuple(key(x) for _, x in items))
+        else:
+            k = (9, repr(v))
+        if len(key_cache) > 500_000:
+            key_cache.clear()
+        try:
+            key_cache[v] = k
+        except TypeError:
+            pass
+        return k
+
+    def make_permuter(p: Any) -> Callable[[Any], Any]:
+        """Value -> permuted value; sub-values are memoised (states share most of them)."""
+        get = getattr(p, "get", None)
+        if not ModelValue or not callable(get):
+            return lambda v: permute((v,), p)[0]
+        memo: dict = {}
+        scalar = (int, str, bool)
+
+        def pv(v: Any) -> Any:
+            c = v.__class__
+            if c is ModelValue:
+                return get(v, v)
+            if c in scalar:
+                return v
+            try:
+                r = memo.get(v)
+            except TypeError:
+                return permute((v,), p)[0]
+            if r is not None:
+                return r
+            if c is tuple:
+                r = tuple([pv(x) for x in v])
+            elif c is frozenset:
+                r = frozenset([pv(x) for x in v])
+            elif c is Fn:
+                r = make_fn({pv(k): pv(x) for k, x in v.items()})
+            else:
+                r = permute((v,), p)[0]
+            if len(memo) > 200_000:
+                memo.clear()
+            memo[v] = r
+            return r
+
+        return pv
+
+    try:
+        from specula.tla.values import make_fn
+    except ImportError:
+        make_fn = dict  # type: ignore[assignment]
+    permuters = [make_permuter(p) for p in perms]
+
+    def canon(s: State) -> Any:
+        # lexicographic minimum over the permuted states, permuting each variable lazily: a
+        # permutation is abandoned at the first variable where it is not smaller
+        best = s
+        n = len(s)
+        best_keys: list = [None] * n
+        for pv in permuters:
+            for j in range(n):
+                a = pv(s[j])
+                b = best[j]
+                if a is b or a == b:
+                    continue
+                ka = key(a)
+                kb = best_keys[j]
+                if kb is None:
+                    kb = best_keys[j] = key(b)
+                if ka < kb:
+                    best = best[:j] + (a,) + tuple([pv(x) for x in s[j + 1 :]])
+                    best_keys = [None] * n
+                    best_keys[j] = ka
+                break
+        v = base(best)
+        return v if fingerprint is None else fingerprint(v)
+
+    return canon
 
 
 def _cfg_of(model: Any, cfg: Any) -> Any:

@@ -40,7 +40,7 @@ class ToyModel:
         preds: dict[str, Callable[..., bool]] | None = None,
         cfg: Cfg | None = None,
         assumes: list[str] | None = None,
-        symmetry: list[Callable[[tuple], tuple]] | None = None,
+        symmetry: list[dict] | None = None,
         view: Callable[[tuple], object] | None = None,
     ) -> None:
         self.variables = variables
@@ -74,8 +74,9 @@ class ToyModel:
     def view(self, state: tuple) -> object:
         return self._view(state) if self._view else state
 
-    def permute(self, state: tuple, perm: Callable[[tuple], tuple]) -> tuple:
-        return perm(state)
+    def permute(self, state: tuple, perm: dict) -> tuple:
+        """Rename the names inside sets (a value-level permutation, like model values)."""
+        return tuple(frozenset(perm.get(x, x) for x in v) if isinstance(v, frozenset) else v for v in state)
 
     def classify_property(self, name: str):
         kind, fn = self._preds[name]

@@ -135,11 +135,18 @@ def test_keyboard_interrupt_gives_partial_stats() -> None:
 
 
 def test_symmetry_reduces_states() -> None:
-    # two symmetric bits a, b that can each be set: 4 states, 3 up to swapping
-    steps = {"SetA": lambda s: [(1, s[1])] if not s[0] else [], "SetB": lambda s: [(s[0], 1)] if not s[1] else []}
-    m = ToyModel(("a", "b"), [(0, 0)], steps, cfg=Cfg(check_deadlock=False), symmetry=[lambda s: s, lambda s: (s[1], s[0])])
+    # a set of names that can each be added: 4 states, 3 up to swapping the names a and b
+    from specula.tla.values import ModelValue, make_fn
+
+    a, b = ModelValue("a"), ModelValue("b")
+    steps = {
+        "AddA": lambda s: [(s[0] | {a},)] if a not in s[0] else [],
+        "AddB": lambda s: [(s[0] | {b},)] if b not in s[0] else [],
+    }
+    swap = make_fn({a: b, b: a})
+    m = ToyModel(("S",), [(frozenset(),)], steps, cfg=Cfg(check_deadlock=False), symmetry=[make_fn({a: a, b: b}), swap])
     r = check(m, Limits())
-    assert r.distinct == 3 and r.generated == 4  # (1,1) reached once from (1,0)
+    assert r.distinct == 3 and r.generated == 4  # {a,b} reached once from the representative {a}
 
 
 def test_view_merges_states() -> None:
