@@ -451,10 +451,11 @@ def validate_windows(
         if hit is None:
             try:
                 b = binder.bind(w)
-            except BindError as exc:
+            except Exception as exc:  # noqa: BLE001 - a window that cannot be bound is a scored failure
                 name = (mapping.spec_action(w.action) if mapping else w.action)
                 kind = "unknown-action" if name not in info.actions else "bind"
-                cause = Cause(name, kind, str(exc) if kind == "bind" else f"the spec has no action {name} in Next")
+                msg = str(exc) if isinstance(exc, BindError) else f"cannot read the window: {type(exc).__name__}: {exc}"
+                cause = Cause(name, kind, msg if kind == "bind" else f"the spec has no action {name} in Next")
                 hit = (name, False, cause, None, ())
             else:
                 checked += 1
@@ -569,6 +570,8 @@ def _check(model: Any, b: Bound, binder: Binder, domains: dict[str, dict[str, li
             return False, Cause(b.action, "error", f"evaluation error: {exc}", location=loc), None
     except SpeculaError as exc:
         return False, Cause(b.action, "error", str(exc)), None
+    except Exception as exc:  # noqa: BLE001 - an engine failure is a scored error, never a crash
+        return False, Cause(b.action, "error", f"internal error in check_step: {type(exc).__name__}: {exc}"), None
     if getattr(verdict, "ok", False):
         if b.post_summaries:
             return _check_summaries(model, b, binder, verdict)

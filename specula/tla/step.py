@@ -330,6 +330,8 @@ def _type_domains(model: "Model") -> dict[str, list]:
                 S = fn(None, None, comp.frame)
                 if isinstance(S, LazySet) and not S.finite:
                     return
+                if isinstance(S, LazySet) and len(S) > 10_000:  # size first: never enumerate a huge set
+                    return
                 els = ordered(enumerate_set(S))
             except (EvalError, ValueFault, CompileError):
                 return

@@ -345,7 +345,7 @@ class Binder:
             if b is None and w.params and p in w.params:
                 params[p] = self._param_value(w.params[p], table, choices)
                 continue
-            if b is None and p in MESSAGE_PARAMS and w.input is not None and not m.params and not m.action_params:
+            if b is None and p in MESSAGE_PARAMS and w.input is not None:
                 b = "input"
                 choices.append(f"{action}: parameter {p} takes the input message")
             if b is None:

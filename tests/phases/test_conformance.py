@@ -150,3 +150,34 @@ def test_etcd_windows_log_abstraction_and_last_term_choice(tmp_path):
     weak = parse_mapping("variables:\n  log: {abstract: {length: logLen}}\n")
     res2 = run("raft", ws, weak)
     assert res2.passed == 2 and res2.score == 1.0
+
+
+def _clock_only(ws):
+    from specula.traces.window import Window
+
+    return [Window(w.id, w.trace_id, w.index, w.action, {"clock": w.pre["clock"]}, {"clock": w.post["clock"]},
+                   w.actor, w.params, w.input, w.source) for w in ws]
+
+
+def test_unobserved_variable_domain_from_mapping():
+    ws = _clock_only(handle_windows())
+    # votes unobserved: its TypeOK domain is far too big to try -> a scored error, not a crash
+    res = run("Election", ws)
+    assert res.passed == 0 and res.causes[0].kind == "error" and "unobserved votes" in res.causes[0].title
+    assert any("free within TypeOK: votes" in c for c in res.choices)
+    m = parse_mapping('variables:\n  votes: {aux: true, domain: "{[n \\\\in Nodes |-> {}]}"}\n')
+    res = run("Election", ws, m)
+    assert res.passed == 6
+    m = parse_mapping('variables:\n  votes: {value: {n1: [], n2: [], n3: []}}\n')
+    assert run("Election", ws, m).passed == 6
+
+
+def test_actor_binding_and_bad_actor():
+    m = parse_mapping("params: {s: actor}\n")
+    ws = handle_windows()
+    res = run("Election", ws, m)
+    assert res.passed == 6 and not any("range over" in c for c in res.choices)
+    ws[0].actor = "n9"
+    res = run("Election", ws, m)
+    assert res.passed == 5
+    assert res.causes[0].kind == "bind" and "n9" in res.causes[0].title
