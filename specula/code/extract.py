@@ -338,8 +338,11 @@ class _Extractor:
                                   parent, sig))
         for d, name, recv, kind in resolved:
             node = d.node
+            sig = _signature(node, src)
+            if node.child_by_field_name("body") is None:
+                sig += ";"  # a declaration without a body (interface/trait/abstract method)
             symbols.append(Symbol(name, kind, self.path, node.start_point[0] + 1, node.end_point[0] + 1,
-                                  recv, _signature(node, src)))
+                                  recv, sig))
 
         seen: set[tuple[str, str | None, str]] = set()
         for d in defs:

@@ -58,7 +58,9 @@ class RepoMap:
 class _Members:
     """Fields per (file, type) and focus-relevant locals per (file, function), built once per map."""
 
-    def __init__(self, index: RepoIndex, focus: Focus) -> None:
+    def __init__(self, index: RepoIndex, focus: Focus, max_fields: int = MAX_FIELDS) -> None:
+        self.max_fields = max_fields
+        self.relevant: set[int] = set()  # ids of fields the focus names: always shown
         self.fields: dict[tuple[str, str], list[Symbol]] = {}
         self.locals: dict[tuple[str, str], list[Symbol]] = {}
         for s in index.symbols:
@@ -66,6 +68,8 @@ class _Members:
                 if s.static and _CONSTANT.search(s.signature):
                     continue  # constants are not state
                 self.fields.setdefault((s.file, s.parent), []).append(s)
+                if _mentioned(s, focus) or norm_ident(s.name) in focus.identifiers:
+                    self.relevant.add(id(s))
             elif s.kind in ("local", "global") and s.parent and _mentioned(s, focus):
                 self.locals.setdefault((s.file, s.parent), []).append(s)
             elif s.kind == "constant" and s.type:  # Go enums: `const StateFollower StateType = iota`
@@ -95,18 +99,24 @@ def render_map(entries: list[RankedSymbol], members: _Members, header: str = "")
             if s.kind in TYPE_KINDS:
                 flds = members.fields.get((s.file, s.name), [])
                 if not flds:
-                    out.append(_line(s.line, s.signature + (": …" if python else " { … }")))
+                    elide = s.end_line > s.line or s.kind in ("class", "struct", "interface", "trait", "enum", "union")
+                    out.append(_line(s.line, s.signature + ((": …" if python else " { … }") if elide else "")))
                     continue
                 braces = not python and s.end_line > s.line  # `type StateType int` + its constants: no braces
                 out.append(_line(s.line, s.signature + (":" if python else " {" if braces else "")))
-                for f in flds[:MAX_FIELDS]:
+                cap = members.max_fields
+                shown = [f for i, f in enumerate(flds) if i < cap or id(f) in members.relevant]
+                for f in shown:
                     out.append(_line(f.line, f.signature, 4))
-                if len(flds) > MAX_FIELDS:
-                    out.append(_line(flds[MAX_FIELDS].line, f"… {len(flds) - MAX_FIELDS} more fields", 4))
+                if len(shown) < len(flds):
+                    out.append(_line(s.end_line, f"… {len(flds) - len(shown)} more fields", 4))
                 if braces:
                     out.append(_line(s.end_line, "}"))
             elif s.kind in FUNCTION_KINDS:
                 locs = members.locals.get((s.file, s.qualname), [])
+                if s.signature.endswith(";"):  # no body to elide
+                    out.append(_line(s.line, s.signature))
+                    continue
                 if not locs:
                     out.append(_line(s.line, s.signature + (": …" if python else " { … }")))
                     continue
@@ -133,7 +143,7 @@ def repo_map(
     foc = Focus.parse(focus, names, files)
     ranked = rank_symbols(index, foc, weights)
     candidates = ranked[:MAX_CANDIDATES]
-    members = _Members(index, foc)
+    members = _Members(index, foc, max_fields=min(MAX_FIELDS, max(6, budget // 100)))
     header = f"# {index.root.name}: most relevant code first (line│source; bodies elided)"
     lo, hi = 0, len(candidates)
     best = render_map([], members, header)
