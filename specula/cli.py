@@ -431,6 +431,7 @@ def model_cmd(
     guidance: Optional[Path] = typer.Option(None, "--guidance", help="A text file of extra guidance for the model."),
     budget: Optional[str] = typer.Option(None, "--budget", help="e.g. 'dollars=2,tokens=500k,iterations=40,time=30m'."),
     resume: Optional[str] = typer.Option(None, "--resume", help="Continue a stopped run (id under --runs-dir, or a path)."),
+    repo: Optional[str] = typer.Option(None, "--repo", help="The system's source (folder or git URL) if not the task's."),
     module: Optional[str] = typer.Option(None, "--module", help="TLA+ module name (required for a bare repository)."),
     action: Optional[list[str]] = typer.Option(None, "--action", help="Required action names (default: the task's)."),
     runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", help="Where run directories go."),
@@ -471,7 +472,7 @@ def model_cmd(
         task = load_task(target, module=module, actions=action, traces=[str(t) for t in traces or []],
                          mapping=str(mapping) if mapping else None,
                          invariants=str(invariants) if invariants else None, focus=focus, guidance=text,
-                         sysmobench=str(sysmobench) if sysmobench else None)
+                         sysmobench=str(sysmobench) if sysmobench else None, repo=repo)
         agent = start_run(task, opts)
     if json_out:
         outcome = agent.run()

@@ -14,13 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from specula.agent.ledger import Budget, Ledger
-from specula.agent.messages import FORMAT_VERSION, Message
+from specula.agent.messages import FORMAT_VERSION, Message, ToolCall
 from specula.agent.prompts import render
 from specula.agent.providers.base import Provider
 from specula.agent.tools import Finish, Session, Toolbox
 from specula.errors import BudgetExceeded, ProviderError, SpeculaError
 
-__all__ = ["Agent", "Outcome", "Converged", "Finished", "initial_prompt"]
+__all__ = ["Agent", "Outcome", "Converged", "Finished", "initial_prompt", "compact"]
+
+CONTEXT_CHARS = 160_000  # ~40k tokens of history before old tool results and spec texts are elided
+KEEP_RECENT = 12  # messages always sent in full
 
 
 class Stop(Exception):
@@ -101,7 +104,7 @@ class Agent:
     def _step(self) -> None:
         t0 = time.monotonic()
         try:
-            reply = self.provider.complete(self.system, self.messages, self.toolbox.specs)
+            reply = self.provider.complete(self.system, compact(self.messages), self.toolbox.specs)
         finally:
             self._save()
         self.iterations += 1
@@ -195,6 +198,32 @@ class Agent:
                     self.messages.append(Message("tool", "not run: the run was interrupted; call it again if needed",
                                                  tool_call_id=c.id, name=c.name, is_error=True))
                 break
+
+
+def compact(messages: list[Message], limit: int = CONTEXT_CHARS, keep: int = KEEP_RECENT) -> list[Message]:
+    """The history as sent to the model: when it is longer than ``limit`` characters, old tool
+    results shrink to their first lines and old spec texts in tool arguments to a pointer (the
+    full history stays in state.json and the transcript). The first message (the task) and the
+    last ``keep`` messages are always sent whole."""
+    size = sum(len(m.content) + sum(len(c.raw) or len(str(c.arguments)) for c in m.tool_calls) for m in messages)
+    if size <= limit:
+        return list(messages)
+    out = list(messages)
+    for i in range(1, max(1, len(out) - keep)):
+        m = out[i]
+        if m.role == "tool" and len(m.content) > 400:
+            head = "\n".join(m.content.splitlines()[:4])[:400]
+            out[i] = Message("tool", head + "\n... (older result elided; run the tool again for details)",
+                             tool_call_id=m.tool_call_id, name=m.name, is_error=m.is_error)
+        elif m.role == "assistant" and m.tool_calls:
+            calls = []
+            for c in m.tool_calls:
+                args = {k: (v if not isinstance(v, str) or len(v) <= 300 else
+                            f"(elided {len(v)} characters; read_spec shows the current spec)")
+                        for k, v in c.arguments.items()}
+                calls.append(ToolCall(c.id, c.name, args, "" if not c.error else c.raw[:300], c.error))
+            out[i] = Message("assistant", m.content[:2000], tuple(calls))
+    return out
 
 
 def initial_prompt(toolbox: Toolbox) -> str:

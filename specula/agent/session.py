@@ -114,6 +114,7 @@ def resume_run(ref: str | Path, opts: RunOptions, model: str | None = None) -> A
     run = RunDir.open(probe.path, secrets=provider.secrets())
     usage = run.read_json("usage.json") if (run.path / "usage.json").is_file() else None
     ledger = Ledger.from_dict(usage) if usage else Ledger(mref.provider, mref.name)
+    ledger.provider, ledger.model = mref.provider, mref.name  # earlier calls keep their recorded cost
     task = Task.from_dict(state["task"])
     box = _build(task, run, provider, ledger, opts)
     return Agent.resume(state, provider, box, ledger, opts.budget, opts.on_event)

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from specula.errors import ConfigError, InputError
+from specula.errors import ConfigError, InputError, SpeculaError
 
 __all__ = ["Task", "load_task", "from_bench"]
 
@@ -76,9 +76,22 @@ def from_bench(bt: Any) -> Task:
                 task_file=(base / "task.yaml") if (base / "task.yaml").is_file() else None)
 
 
+def _clone(repository: dict[str, Any], name: str) -> Path:
+    """The target system's source for a SysMoBench task: its repository at the task's pin."""
+    url = repository.get("url")
+    if not url:
+        raise InputError(f"task {name} names no repository; give the source with --repo PATH")
+    from specula.code import resolve_repo
+
+    try:
+        return Path(resolve_repo(url, repository.get("commit") or repository.get("branch"))).resolve()
+    except SpeculaError as exc:
+        raise InputError(f"cannot get {url} for task {name} ({exc}); clone it and pass --repo PATH") from None
+
+
 def load_task(target: str, *, module: str | None = None, actions: list[str] | None = None,
               traces: list[str] | None = None, mapping: str | None = None, invariants: str | None = None,
-              focus: str = "", guidance: str = "", sysmobench: str | None = None) -> Task:
+              focus: str = "", guidance: str = "", sysmobench: str | None = None, repo: str | None = None) -> Task:
     """A task by bundled name, task folder or task.yaml (via ``specula.bench``), or a bare repository
     path (then ``module`` is required). Flags override the task's own fields."""
     from specula.bench.tasks import load_task as bench_load
@@ -86,15 +99,25 @@ def load_task(target: str, *, module: str | None = None, actions: list[str] | No
     p = Path(target)
     is_task = (p / "task.yaml").is_file() or (p.name == "task.yaml" and p.is_file()) or not p.exists()
     if is_task:
-        task = from_bench(bench_load(str(p.parent) if p.name == "task.yaml" else target, sysmobench))
+        bt = bench_load(str(p.parent) if p.name == "task.yaml" else target, sysmobench)
+        task = from_bench(bt)
         if module:
             task.module = module
+        if repo is None and bt.kind == "sysmobench":
+            task.repo = _clone(bt.repository or {}, bt.name)
     else:
         if not p.is_dir():
             raise InputError(f"{target!r} is neither a repository directory nor a task", path=target)
         if not module:
             raise ConfigError("a bare repository needs --module NAME (the TLA+ module to write)", field="module")
         task = Task(name=p.resolve().name, module=module, repo=p.resolve())
+    if repo is not None:
+        from specula.code import resolve_repo
+
+        try:
+            task.repo = Path(resolve_repo(repo)).resolve()
+        except SpeculaError as exc:
+            raise InputError(f"--repo: {exc}", path=repo) from None
     if actions:
         task.required_actions = list(actions)
     if traces:

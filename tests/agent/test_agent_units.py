@@ -113,3 +113,20 @@ def test_rundir_scrubs_and_writes_atomically(tmp_path):
     assert not [p for p in run.path.iterdir() if p.name.endswith(".tmp")]
     again = RunDir.create(tmp_path, {"name": "t"}, run_id=run.path.name)
     assert again.path != run.path  # never overwrites an existing run
+
+
+def test_compact_elides_old_results_and_specs_but_keeps_task_and_recent():
+    from specula.agent.loop import compact
+
+    big_spec = "x" * 50_000
+    msgs = [Message("user", "TASK " + "t" * 1000)]
+    for i in range(10):
+        msgs.append(Message("assistant", f"draft {i}", (ToolCall(f"c{i}", "write_spec", {"tla": big_spec, "cfg": "C"}),)))
+        msgs.append(Message("tool", f"result {i}\n" + "r" * 5000, tool_call_id=f"c{i}", name="write_spec"))
+    assert compact(msgs[:3]) == msgs[:3]  # short histories go out untouched
+    out = compact(msgs, limit=100_000, keep=4)
+    assert len(out) == len(msgs) and out[0] == msgs[0] and out[-4:] == msgs[-4:]
+    assert "elided" in out[1].tool_calls[0].arguments["tla"] and out[1].tool_calls[0].arguments["cfg"] == "C"
+    assert out[2].content.startswith("result 0") and "older result elided" in out[2].content
+    assert [m.tool_call_id for m in out] == [m.tool_call_id for m in msgs]
+    assert sum(len(m.content) for m in out) < 40_000

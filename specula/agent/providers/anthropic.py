@@ -47,11 +47,12 @@ class AnthropicProvider:
             "max_tokens": max_tokens,
             "messages": to_wire(messages),
         }
-        if system:
-            kwargs["system"] = system
+        if system:  # cached: the system prompt and tool schemas are the same on every call
+            kwargs["system"] = [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}]
         if tools:
             kwargs["tools"] = [{"name": t.name, "description": t.description, "input_schema": schema_of(t)}
                                for t in tools]
+            kwargs["tools"][-1]["cache_control"] = {"type": "ephemeral"}
 
         def call():
             if self.stream:

@@ -55,8 +55,8 @@ class OpenAIProvider:
 
         def call():
             if self.stream:
-                return _collect_stream(self._client.chat.completions.create(
-                    stream=True, stream_options={"include_usage": True}, **kwargs))
+                extra = {"stream_options": {"include_usage": True}} if self.provider == "openai" else {}
+                return _collect_stream(self._client.chat.completions.create(stream=True, **extra, **kwargs))
             return from_wire(self._client.chat.completions.create(**kwargs))
 
         return call_with_retries(call, self.retry, self._classify, f"{self.provider}/{self.model}")
