@@ -24,8 +24,20 @@ PARALLEL_MIN_FILES = 120  # below this many uncached files, extraction runs inli
 _CHUNK = 24
 
 
-def _extract_chunk(items: list[tuple[bytes, str, str, str]]) -> list[dict]:
-    return [extract_file(src, lang, path, sha).to_cache() for src, lang, path, sha in items]
+def _extract_safe(src: bytes, lang: str, path: str, sha: str) -> FileIndex | None:
+    """Extraction never raises on bad syntax; anything else (a grammar bug) skips just this file."""
+    try:
+        return extract_file(src, lang, path, sha)
+    except Exception:  # noqa: BLE001 - one odd file must not stop indexing a repository
+        return None
+
+
+def _extract_chunk(items: list[tuple[bytes, str, str, str]]) -> list[dict | None]:
+    out = []
+    for src, lang, path, sha in items:
+        fi = _extract_safe(src, lang, path, sha)
+        out.append(fi.to_cache() if fi is not None else None)
+    return out
 
 
 def _default_workers() -> int:
@@ -90,11 +102,17 @@ def index_repo(
             results = list(pool.map(_extract_chunk, chunks))
         for chunk, datas in zip(chunks, results):
             for (src, lang, path, sha), data in zip(chunk, datas):
+                if data is None:
+                    skipped["extract-error"] = skipped.get("extract-error", 0) + 1
+                    continue
                 files.append(FileIndex.from_cache(data, path, lang, sha))
                 fresh[f"{sha}:{lang}:{extractor_version(lang)}"] = data
     else:
         for src, lang, path, sha, key in misses:
-            fi = extract_file(src, lang, path, sha)
+            fi = _extract_safe(src, lang, path, sha)
+            if fi is None:
+                skipped["extract-error"] = skipped.get("extract-error", 0) + 1
+                continue
             files.append(fi)
             if tag_cache is not None:
                 fresh[key] = fi.to_cache()
@@ -106,7 +124,7 @@ def index_repo(
     stats = IndexStats(
         files=len(files),
         cached=len(pending) - len(misses),
-        parsed=len(misses),
+        parsed=len(misses) - skipped.get("extract-error", 0),
         with_errors=sum(1 for f in files if f.has_errors),
         skipped=dict(sorted(skipped.items())),
         workers=used_workers,

@@ -85,3 +85,35 @@ def test_bad_repo_and_bad_commit(tmp_path, bare_repo):
         index_repo(f"file://{bare_repo[0]}", commit="deadbeef" * 5)
     with pytest.raises(CodeError, match="git failed"):
         index_repo(f"file://{tmp_path}/nothing.git")
+
+
+def test_parallel_extraction_matches_inline(tmp_path, fixtures, monkeypatch):
+    import specula.code.index as index_mod
+
+    repo = tmp_path / "many"
+    for i in range(6):
+        shutil.copytree(fixtures / "go", repo / f"copy{i}", ignore=shutil.ignore_patterns("vendor"))
+    monkeypatch.setattr(index_mod, "PARALLEL_MIN_FILES", 4)
+    par = index_repo(repo, use_cache=False, workers=2)
+    assert par.stats.workers == 2
+    inline = index_repo(repo, use_cache=False, workers=1)
+    assert inline.stats.workers == 1
+    assert [s.render() for s in par.symbols] == [s.render() for s in inline.symbols]
+    assert len(par.files) == 12
+
+
+def test_one_bad_file_does_not_stop_indexing(tmp_path, fixtures, monkeypatch):
+    import specula.code.index as index_mod
+
+    repo = tmp_path / "r"
+    shutil.copytree(fixtures / "python", repo)
+    real = index_mod.extract_file
+
+    def flaky(src, lang, path, sha):
+        if path.endswith("broken.py"):
+            raise RuntimeError("grammar bug")
+        return real(src, lang, path, sha)
+
+    monkeypatch.setattr(index_mod, "extract_file", flaky)
+    ix = index_repo(repo, use_cache=False)
+    assert list(ix.files) == ["kv/node.py"] and ix.stats.skipped["extract-error"] == 1

@@ -70,3 +70,9 @@ def test_map_orders_files_by_best_symbol(index_of):
     assert m.text.splitlines()[1] == "src/server.h:"
     m = repo_map(ix, "server_become_candidate", budget=4000)
     assert m.text.splitlines()[1] == "src/server.c:"
+
+
+def test_named_files_lead_the_map(index_of):
+    m = repo_map(index_of("c"), "", budget=4000, files=["src/server.h"])
+    assert m.text.splitlines()[1] == "src/server.h:"
+    assert m.entries[0].symbol.file == "src/server.h"
