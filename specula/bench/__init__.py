@@ -1,3 +1,5 @@
 """bench room."""
 
-__all__: list[str] = []
+from specula.bench.harness import HarnessSpec, SystemTask, discover_systems, load_system, run_harness
+
+__all__: list[str] = ["HarnessSpec", "SystemTask", "discover_systems", "load_system", "run_harness"]
