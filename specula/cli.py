@@ -571,6 +571,50 @@ def bench_eval(
         _console().print(f"scored {len(recs)} spec(s); results in {results}")
 
 
+@bench_app.command("run")
+def bench_run(
+    model: str = typer.Option(..., "--model", "-m", help="Model string, e.g. anthropic/claude-sonnet-4-6."),
+    tasks: Optional[list[str]] = typer.Option(None, "--task", help="Tasks to run (default: every bundled task)."),
+    runs: int = typer.Option(5, "--runs", min=1, help="Runs per task (best one counts)."),
+    jobs: int = typer.Option(1, "--jobs", min=1, help="Runs in parallel."),
+    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks."),
+    results: Path = typer.Option(Path("bench-results/results.jsonl"), "--results", help="Results store (JSON lines)."),
+    runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", help="Where run directories go."),
+    budget: Optional[str] = typer.Option(None, "--budget", help="Per-run budget, e.g. 'tokens=2M,dollars=5,iterations=40,time=30m'."),
+    entry: Optional[str] = typer.Option(None, "--entry", help="Leaderboard entry name (default specula-agent/MODEL)."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Run the modeling agent on each task (best of N); interrupted runs resume, done runs are kept."""
+    from specula.agent.ledger import parse_budget
+    from specula.bench.results import ResultStore
+    from specula.bench.runner import BenchPlan, run_bench
+    from specula.bench.tasks import list_tasks, load_task
+
+    chosen = [load_task(t, sysmobench) for t in tasks] if tasks else list_tasks(sysmobench)
+    plan = BenchPlan(tasks=chosen, model=model, runs=runs, jobs=jobs, runs_dir=runs_dir,
+                     budget=parse_budget(budget) if budget else None, entry=entry)
+    con = _console(stderr=True)
+
+    def on_event(e: dict) -> None:
+        kind = e.get("event")
+        if kind == "bench-plan":
+            con.print(f"{e['entry']}: {len(e['todo'])} run(s) to do")
+        elif kind == "evaluation":
+            s = e.get("scores", {})
+            con.print(f"  {e['task']} r{e['run']} v{e.get('version')}: overall {e.get('overall', 0):.3f} "
+                      + " ".join(f"{k[:4]} {v:.2f}" for k, v in s.items()))
+        elif kind == "stop":
+            con.print(f"  {e['task']} r{e['run']}: {e.get('status')} ({e.get('reason', '')})")
+        elif kind == "bench-run-stopped":
+            con.print(f"  {e['task']} r{e['run']}: stopped ({e['status']}); run `specula bench run` again to resume")
+
+    recs = run_bench(plan, ResultStore(results), on_event)
+    if json_out:
+        _print_json({"schema": "specula.bench.run/1", "records": [r.to_dict() for r in recs]})
+    else:
+        _console().print(f"{len(recs)} run(s) recorded in {results}; see `specula leaderboard --results {results}`")
+
+
 @app.command()
 def leaderboard(
     results: Path = typer.Option(Path("bench-results/results.jsonl"), "--results", help="Results store (JSON lines)."),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ class ResultStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._lock = threading.Lock()  # runner threads append concurrently
 
     def records(self) -> Iterator[RunRecord]:
         if not self.path.is_file():
@@ -79,7 +81,7 @@ class ResultStore:
         if not rec.timestamp:
             rec.timestamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as fh:
+        with self._lock, self.path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(rec.to_dict(), default=str) + "\n")
             fh.flush()
             os.fsync(fh.fileno())
