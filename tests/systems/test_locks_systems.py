@@ -43,17 +43,22 @@ def task(name: str) -> dict:
     return yaml.safe_load((SYSTEMS_DIR / name / "task.yaml").read_text())
 
 
-def validate(name: str, spec: str, traces: Path, capsys) -> dict[str, tuple[int, int]]:
-    """`specula validate` (JSON) of one spec of a system over a trace directory: action -> (passed, total)."""
+def validate(name: str, spec: str, traces: Path, capsys, whole: list | None = None) -> dict[str, tuple[int, int]]:
+    """`specula validate` (JSON) of one spec of a system over a trace directory: action -> (passed, total).
+    With ``whole`` (a list), also follow each whole trace and append the per-trace results to it."""
     t = task(name)
     d = SYSTEMS_DIR / name
     rc = main([
         "validate", str(d / spec), "-c", str(d / t["reference"]["cfg"]), "-t", str(traces),
         "-m", str(d / t["mapping"]), "--actions", ",".join(t["wv"]["target_actions"]), "--json",
+        *(["--whole-trace"] if whole is not None else []),
     ])
     data = json.loads(capsys.readouterr().out)
     rows = {r["action"]: (r["passed"], r["total"]) for r in data["actions"]}
-    assert rc == (0 if all(p == n for p, n in rows.values()) else 1)
+    if whole is not None:
+        whole.extend(data["traces"])
+    else:
+        assert rc == (0 if all(p == n for p, n in rows.values()) else 1)
     return rows
 
 
@@ -125,10 +130,13 @@ def test_default_traces_cover_every_required_action(name):
 
 @pytest.mark.parametrize("name", LOCK_SYSTEMS)
 def test_reference_conforms_on_default_traces(name, capsys):
-    rows = validate(name, task(name)["reference"]["spec"], SYSTEMS_DIR / name / "traces", capsys)
+    whole: list = []
+    rows = validate(name, task(name)["reference"]["spec"], SYSTEMS_DIR / name / "traces", capsys, whole)
     assert set(rows) == set(REQUIRED[name][1])
     for action, (passed, total) in rows.items():
         assert total >= MIN_WINDOWS and passed == total, (action, passed, total)
+    # every default trace is also a behaviour of the reference spec from start to end
+    assert len(whole) == 4 and all(tr["ok"] and tr["followed"] == tr["steps"] for tr in whole), whole
 
 
 MUTANTS = [(n, m["spec"], m["fails"]) for n in LOCK_SYSTEMS for m in task(n)["mutants"]]
@@ -136,9 +144,13 @@ MUTANTS = [(n, m["spec"], m["fails"]) for n in LOCK_SYSTEMS for m in task(n)["mu
 
 @pytest.mark.parametrize("name,spec,fails", MUTANTS, ids=[f"{n}-{Path(s).stem}" for n, s, _ in MUTANTS])
 def test_mutant_fails_exactly_its_planted_action(name, spec, fails, capsys):
-    rows = validate(name, spec, SYSTEMS_DIR / name / "traces", capsys)
+    whole: list = []
+    rows = validate(name, spec, SYSTEMS_DIR / name / "traces", capsys, whole)
     failing = {a for a, (p, n) in rows.items() if p < n}
     assert failing == {fails}, rows
+    # following whole traces, the mutant gets stuck, and only ever at its planted action
+    stuck = {tr["failed_action"] for tr in whole if not tr["ok"]}
+    assert stuck == {fails}, whole
 
 
 @pytest.mark.parametrize("name", LOCK_SYSTEMS)
