@@ -262,6 +262,37 @@ def test_c_emitter_orders_by_sequence_and_writes_full_states(tmp_path):
     assert events[3]["params"] == {} and events[3]["state"] == {"x": 1, "pc": {"a": "busy", "b": "busy"}}
 
 
+def test_c_emitter_is_thread_safe(tmp_path):
+    """4 pthreads x 500 steps each on their own counter: 2000 steps numbered 1..2000, and each
+    thread's values appear in its program order."""
+    if not shutil.which("gcc"):
+        pytest.skip("gcc not available")
+    src = tmp_path / "mt.c"
+    src.write_text(
+        "#include <pthread.h>\n#include <stdio.h>\n#include \"specula_trace.h\"\n"
+        "static spt_trace *tr;\n"
+        "static void *w(void *a){ long id=(long)a; char path[16], val[16]; snprintf(path, 16, \"n.t%ld\", id);\n"
+        "  for (int i=1;i<=500;i++){ snprintf(val, 16, \"%d\", i); spt_step(tr, \"Inc\", path+2, 0, 1, path, val);} return 0; }\n"
+        "int main(void){ const char *n[]={\"t0\",\"t1\",\"t2\",\"t3\"}; tr=spt_open(\"mt.ndjson\",\"mt\",n,4,0,4096);\n"
+        "  for(int i=0;i<4;i++){ char p[16]; snprintf(p,16,\"n.t%d\",i); spt_init_field(tr,p,\"0\"); }\n"
+        "  pthread_t t[4]; for(long i=0;i<4;i++) pthread_create(&t[i],0,w,(void*)i);\n"
+        "  for(int i=0;i<4;i++) pthread_join(t[i],0); return spt_close(tr)==0?0:1; }\n"
+    )
+    exe = tmp_path / "mt"
+    subprocess.run(["gcc", "-std=c11", "-pthread", f"-I{EMITTERS / 'c'}", "-o", str(exe), str(src),
+                    str(EMITTERS / "c" / "specula_trace.c")], check=True)
+    subprocess.run([str(exe)], cwd=tmp_path, check=True, timeout=60)
+    steps = [json.loads(x) for x in (tmp_path / "mt.ndjson").read_text().splitlines()][2:]
+    assert [e["seq"] for e in steps] == list(range(1, 2001))
+    last = {f"t{i}": 0 for i in range(4)}
+    for e in steps:
+        actor = e["actor"]
+        assert e["state"]["n"][actor] == last[actor] + 1  # program order kept per thread
+        last[actor] += 1
+        assert e["state"]["n"] == {**e["state"]["n"], **last}
+    assert last == {f"t{i}": 500 for i in range(4)}
+
+
 def test_python_emitter_delta_and_comments(tmp_path):
     sys.path.insert(0, str(EMITTERS / "python"))
     try:
