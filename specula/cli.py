@@ -195,7 +195,7 @@ def eval_cmd(
     spec: Path = typer.Argument(..., help="The spec to score (SPEC.tla)."),
     task: str = typer.Option(..., "--task", "-t", help="Bundled task name, task folder, or SysMoBench task name."),
     config: Optional[Path] = typer.Option(None, "--config", "-c", help="Model config (default: SPEC.cfg)."),
-    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks."),
+    sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks: a path, or a git URL[@REV] cloned into the cache."),
     traces: Optional[list[Path]] = typer.Option(None, "--traces", help="Trace or window files (default: the task's)."),
     mapping: Optional[Path] = typer.Option(None, "--mapping", help="Mapping YAML (default: the task's)."),
     translations: Optional[Path] = typer.Option(None, "--translations", help="Invariant translations YAML."),
@@ -439,7 +439,7 @@ def model_cmd(
     retries: int = typer.Option(6, "--retries", min=1, help="Attempts per model request (429/5xx/timeouts)."),
     quick: bool = typer.Option(False, "--quick", help="Faster, smaller runtime checks while iterating."),
     no_translate: bool = typer.Option(False, "--no-translate", help="Translate invariant templates without the model."),
-    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks."),
+    sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks: a path, or a git URL[@REV] cloned into the cache."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Model a system in TLA+ with an LLM agent that runs the four phases as tools and refines the spec."""
@@ -517,7 +517,7 @@ def bench_traces(
 
 @bench_app.command("list")
 def bench_list(
-    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="A SysMoBench checkout: list its tasks too."),
+    sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="A SysMoBench checkout: list its tasks too: a path, or a git URL[@REV]."),
     json_out: bool = JsonOpt,
 ) -> None:
     """List benchmark tasks: language, files, required actions, traces, what is missing."""
@@ -543,7 +543,7 @@ def bench_eval(
     spec_dir: Path = typer.Option(..., "--spec-dir", help="Folder of specs: DIR/<task>/<Module>.tla or DIR/<task>/<run>/<Module>.tla."),
     entry: str = typer.Option(..., "--entry", help="Leaderboard entry name for these specs (e.g. external/mytool)."),
     tasks: Optional[list[str]] = typer.Option(None, "--task", help="Tasks to score (default: every task with specs)."),
-    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks."),
+    sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks: a path, or a git URL[@REV] cloned into the cache."),
     results: Path = typer.Option(Path("bench-results/results.jsonl"), "--results", help="Results store (JSON lines)."),
     seed: int = typer.Option(0, "--seed", help="Base seed of runtime coverage runs."),
     json_out: bool = JsonOpt,
@@ -577,7 +577,7 @@ def bench_run(
     tasks: Optional[list[str]] = typer.Option(None, "--task", help="Tasks to run (default: every bundled task)."),
     runs: int = typer.Option(5, "--runs", min=1, help="Runs per task (best one counts)."),
     jobs: int = typer.Option(1, "--jobs", min=1, help="Runs in parallel."),
-    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks."),
+    sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks: a path, or a git URL[@REV] cloned into the cache."),
     results: Path = typer.Option(Path("bench-results/results.jsonl"), "--results", help="Results store (JSON lines)."),
     runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", help="Where run directories go."),
     budget: Optional[str] = typer.Option(None, "--budget", help="Per-run budget, e.g. 'tokens=2M,dollars=5,iterations=40,time=30m'."),
@@ -619,7 +619,7 @@ def bench_run(
 def leaderboard(
     results: Path = typer.Option(Path("bench-results/results.jsonl"), "--results", help="Results store (JSON lines)."),
     suite: Optional[list[str]] = typer.Option(None, "--task", help="Tasks of the suite (default: every bundled task)."),
-    sysmobench: Optional[Path] = typer.Option(None, "--sysmobench", help="Use the SysMoBench checkout's tasks as the suite."),
+    sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="Use the SysMoBench checkout's tasks as the suite: a path, or a git URL[@REV]."),
     fmt: str = typer.Option("table", "--format", help="table | markdown | html"),
     best_of: int = typer.Option(5, "--best-of", help="Runs per task considered (best one counts)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write the rendering here."),

@@ -21,7 +21,7 @@ from typing import Any
 
 from specula.errors import ConfigError, InputError
 
-__all__ = ["Task", "load_task", "list_tasks", "SYSMOBENCH_TARGET_ACTIONS", "bundled_systems_dir"]
+__all__ = ["Task", "load_task", "list_tasks", "sysmobench_root", "SYSMOBENCH_TARGET_ACTIONS", "bundled_systems_dir"]
 
 # Required actions of the eleven SysMoBench tasks (V2), by task name.
 SYSMOBENCH_TARGET_ACTIONS: dict[str, list[str]] = {
@@ -230,6 +230,26 @@ def _is_sysmobench(root: Path) -> bool:
     return (root / "tla_eval" / "tasks").is_dir()
 
 
+def sysmobench_root(ref: str | Path) -> Path:
+    """A SysMoBench checkout: a local path, or a git URL (``URL`` or ``URL@REV``) cloned with
+    GitPython into specula's cache at that revision."""
+    text = str(ref)
+    from specula.code.repo import is_git_url, resolve_repo
+
+    url, rev = text, None
+    if "@" in text and not Path(text).exists():
+        head, _, tail = text.rpartition("@")
+        if is_git_url(head) and "/" not in tail:
+            url, rev = head, tail
+    if is_git_url(url) and not Path(url).is_dir():
+        root = Path(resolve_repo(url, rev))
+    else:
+        root = Path(text)
+    if not _is_sysmobench(root):
+        raise InputError("not a SysMoBench checkout (no tla_eval/tasks/)", str(ref))
+    return root
+
+
 def list_tasks(sysmobench: str | Path | None = None, systems_dir: Path | None = None) -> list[Task]:
     """Every bundled task, plus every task of a SysMoBench checkout when one is given."""
     out: list[Task] = []
@@ -239,9 +259,7 @@ def list_tasks(sysmobench: str | Path | None = None, systems_dir: Path | None = 
             if (d / "task.yaml").is_file():
                 out.append(_bundled(d))
     if sysmobench is not None:
-        root = Path(sysmobench)
-        if not _is_sysmobench(root):
-            raise InputError("not a SysMoBench checkout (no tla_eval/tasks/)", str(root))
+        root = sysmobench_root(sysmobench)
         for d in sorted((root / "tla_eval" / "tasks").iterdir()):
             if (d / "task.yaml").is_file():
                 out.append(_sysmobench(root, d.name))
@@ -259,7 +277,7 @@ def load_task(ref: str | Path, sysmobench: str | Path | None = None) -> Task:
         return _bundled(p.parent)
     name = str(ref)
     if sysmobench is not None:  # a checkout was named: its tasks win over bundled namesakes
-        root = Path(sysmobench)
+        root = sysmobench_root(sysmobench)
         if (root / "tla_eval" / "tasks" / name / "task.yaml").is_file():
             return _sysmobench(root, name)
     base = bundled_systems_dir()

@@ -107,3 +107,21 @@ def test_results_store_resume_and_bad_line(tmp_path):
     with pytest.raises(TraceError) as e:
         list(store.records())
     assert e.value.line == 2
+
+
+def test_sysmobench_from_a_git_url_at_a_revision(tmp_path, monkeypatch):
+    import git
+
+    src = _fake_checkout(tmp_path / "src")
+    files = [str(p.relative_to(src)) for p in src.rglob("*") if p.is_file()]
+    repo = git.Repo.init(src)
+    repo.index.add(files)
+    first = repo.index.commit("tasks")
+    (src / "tla_eval" / "tasks" / "spin" / "task.yaml").unlink()
+    repo.index.remove([str(Path("tla_eval/tasks/spin/task.yaml"))])
+    repo.index.commit("drop spin")
+    monkeypatch.setenv("SPECULA_CACHE_DIR", str(tmp_path / "cache"))
+    url = (src / ".git").as_uri()
+    head = {t.name for t in list_tasks(url, systems_dir=tmp_path / "none")}
+    pinned = {t.name for t in list_tasks(f"{url}@{first.hexsha}", systems_dir=tmp_path / "none")}
+    assert "spin" not in head and "spin" in pinned and "etcd" in head
