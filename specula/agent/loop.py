@@ -230,9 +230,9 @@ def initial_prompt(toolbox: Toolbox) -> str:
     """The task prompt: task fields, code map, trace summary, invariant templates."""
     t = toolbox.s.task
 
-    def safe(fn: Callable[[], str]) -> str:
+    def safe(fn: Callable[[], str], limit: int = 6000) -> str:
         try:
-            return fn()
+            return toolbox._short_paths(fn())[:limit]
         except SpeculaError as exc:
             return f"(unavailable: {exc})"
 
@@ -250,4 +250,5 @@ def initial_prompt(toolbox: Toolbox) -> str:
         code_map=safe(lambda: toolbox.t_code_map(budget=1500)),
         traces=safe(lambda: toolbox.t_read_traces(limit=2)) if t.traces else "(no traces given)",
         invariants=invariants,
+        mapping=safe(toolbox.t_read_mapping, 2500) if t.mapping else "(none: trace fields are spec variables)",
     )
