@@ -41,9 +41,14 @@ class Diagnostic:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
 
+def _head(d: Diagnostic) -> str:
+    where = f"{d.location()}: " if d.file is not None or d.line is not None else ""
+    return f"{where}{d.severity}: {d.message} [{d.code}]"
+
+
 def render_concise(diags: Iterable[Diagnostic]) -> str:
-    """``file:line:col: severity: message [code]``, one line each."""
-    return "\n".join(f"{d.location()}: {d.severity}: {d.message} [{d.code}]" for d in diags)
+    """``file:line:col: severity: message [code]`` (no location part when there is none), one line each."""
+    return "\n".join(_head(d) for d in diags)
 
 
 def _source_lines(path: str | None, cache: dict[str, list[str]], sources: dict[str, str] | None) -> list[str] | None:
@@ -65,7 +70,7 @@ def render_full(diags: Iterable[Diagnostic], sources: dict[str, str] | None = No
     cache: dict[str, list[str]] = {}
     out: list[str] = []
     for d in diags:
-        out.append(f"{d.location()}: {d.severity}: {d.message} [{d.code}]")
+        out.append(_head(d))
         lines = _source_lines(d.file, cache, sources)
         if lines is not None and d.line is not None and 1 <= d.line <= len(lines):
             text = lines[d.line - 1].expandtabs(1)

@@ -19,3 +19,9 @@ def test_json_has_schema_and_drops_nones():
     data = json.loads(render_json([d]))
     assert data["schema"] == "specula.diagnostics/1"
     assert data["diagnostics"] == [{"severity": "warning", "code": "W1", "message": "m"}]
+
+
+def test_no_location_prefix_without_a_file():
+    d = Diagnostic("error", "E700", "ANTHROPIC_API_KEY is not set")
+    assert render_concise([d]) == "error: ANTHROPIC_API_KEY is not set [E700]"
+    assert render_full([d]) == "error: ANTHROPIC_API_KEY is not set [E700]"
