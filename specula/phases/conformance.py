@@ -450,7 +450,7 @@ def validate_windows(
         hit = verdicts.get(key)
         if hit is None:
             try:
-                b = binder.bind(w)
+                b = binder.bind(w, key)
             except Exception as exc:  # noqa: BLE001 - a window that cannot be bound is a scored failure
                 name = (mapping.spec_action(w.action) if mapping else w.action)
                 kind = "unknown-action" if name not in info.actions else "bind"

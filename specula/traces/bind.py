@@ -88,6 +88,7 @@ class Binder:
         self._vars = info.variables
         self._free_cache: dict[str, list[Any]] = {}
         self._node_fn_cache: dict[int, tuple[Any, bool]] = {}
+        self._seq_nodes: bool | None = None
         # SysMoBench windows give a log as logLen / logLastTerm: without a mapping entry for a
         # spec variable `log`, such windows compare it by those summaries
         self._auto: Mapping | None = None
@@ -219,6 +220,11 @@ class Binder:
 
     def value(self, raw: Any, tmpl: Any, table: dict[Any, Any] | None, per_node: bool | None, choices: list[str]) -> Any:
         c = raw.__class__
+        if c is list and tmpl.__class__ is tuple and tmpl and tmpl[0].__class__ is str and per_node is not True:
+            # fast path: a sequence of strings/numbers where the spec has strings (e.g. pc per thread)
+            if all(x.__class__ is str or x.__class__ is int for x in raw) and (
+                    self._is_seq_nodes() or not self._node_fn(tmpl) or not self.nodes or len(raw) != len(self.nodes)):
+                return tuple(raw)
         if c is list:
             if tmpl.__class__ is frozenset or (tmpl is not None and isinstance(tmpl, V.LazySet)):
                 et = next(iter(tmpl), None) if tmpl.__class__ is frozenset else None
@@ -249,8 +255,10 @@ class Binder:
         return self._scalar(raw, tmpl)
 
     def _is_seq_nodes(self) -> bool:
-        n = self.nodes or []
-        return all(x.__class__ is int for x in n) and n == list(range(1, len(n) + 1))
+        if self._seq_nodes is None:
+            n = self.nodes or []
+            self._seq_nodes = all(x.__class__ is int for x in n) and n == list(range(1, len(n) + 1))
+        return self._seq_nodes
 
     def _node_fn(self, tmpl: Any) -> bool:
         if not self.nodes or not _is_fn(tmpl) or not tmpl:
@@ -322,7 +330,9 @@ class Binder:
         (vals, summ), _, _, _ = self._convert((raw,), choices)
         return vals, summ
 
-    def bind(self, w: Window) -> Bound:
+    def bind(self, w: Window, key: str | None = None) -> Bound:
+        if key is None:
+            key = raw_key(w)
         m = self.mapping
         choices: list[str] = []
         action = m.spec_action(w.action)
@@ -397,7 +407,7 @@ class Binder:
         still = [v for v in unobserved if v not in pre and v not in free]
         if still:
             choices.append(f"unobserved variables free within TypeOK: {', '.join(still)}")
-        return Bound(action, pre, post, params, free, post_summaries, choices, raw_key(w))
+        return Bound(action, pre, post, params, free, post_summaries, choices, key)
 
     def _param_value(self, raw: Any, table: dict[Any, Any] | None, choices: list[str]) -> Any:
         if not isinstance(raw, (dict, list)):
@@ -473,6 +483,9 @@ def _hk(v: Any) -> Any:
     return (v.__class__.__name__, v) if not isinstance(v, (dict, list)) else ("json", json.dumps(v, sort_keys=True))
 
 
+_KEY_ENCODER = json.JSONEncoder(sort_keys=True, default=str, check_circular=False).encode
+
+
 def raw_key(w: Window) -> str:
     """Windows with the same key bind identically and get the same verdict."""
-    return json.dumps([w.action, w.pre, w.post, w.actor, w.params, w.input], sort_keys=True, default=str)
+    return _KEY_ENCODER([w.action, w.pre, w.post, w.actor, w.params, w.input])
