@@ -178,3 +178,27 @@ def test_the_best_spec_is_kept_not_the_last(tmp_path, monkeypatch, capsys):
     assert json.loads((run / "scorecard-2.json").read_text())["scores"]["syntax"] < 1.0
     assert (run / "final" / "spin.tla").read_text() == DRAFT
     assert json.loads((run / "final" / "scorecard.json").read_text())["version"] == 1
+
+
+def test_invariant_violation_shows_a_counterexample(tmp_path, monkeypatch, capsys):
+    leaky = DRAFT.replace('''ReleaseLock(t) ==
+    /\\ pc[t] = "locked"
+    /\\ lock' = FALSE
+    /\\ pc' = [pc EXCEPT ![t] = "idle"]''', '''ReleaseLock(t) ==
+    /\\ pc[t] = "locked"
+    /\\ lock' = FALSE
+    /\\ UNCHANGED pc''')
+    assert leaky != DRAFT
+    script = [call("write_spec", {"tla": leaky, "cfg": CFG}), call("run_phase", {"phase": "4"}),
+              call("show_counterexample", {"invariant": "LockConsistency"}), call("finish", {"summary": "x"})]
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+    with ScriptedServer(script, queues={"translate": [{"text": TRANSLATION}]},
+                        router=lambda b: "translate" if is_translation(b) else "main") as server:
+        code = main(["model", "spinlock", "--model", f"openai/gpt-5@{server.openai_url}",
+                     "--runs-dir", str(tmp_path), "--quick", "--json"])
+        reqs = main_requests(server)
+        scored, cex = tool_result(server, reqs[2]), tool_result(server, reqs[3])
+    assert code == 1
+    assert "LockConsistency" in scored and "violated" in scored
+    assert cex.startswith("LockConsistency [safety]: violated")
+    assert "1. Init:" in cex and "ReleaseLock" in cex
