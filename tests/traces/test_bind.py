@@ -1,0 +1,94 @@
+"""Binding: spec values survive the trip through JSON (as traces and TLC dumps write them) and
+back, guided only by the spec's types; node ids by value or by position."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from specula.tla import values as V
+from specula.traces.bind import Binder, BindError, SpecInfo
+from specula.traces.mapping import parse_mapping
+from specula.traces.window import Window
+
+N = [V.ModelValue("n1"), V.ModelValue("n2"), V.ModelValue("n3")]
+NAMES = {"n1": N[0], "n2": N[1], "n3": N[2], "None": V.ModelValue("None")}
+STATES = ["idle", "trying", "locked"]
+
+
+def info(templates, nodes=N):
+    return SpecInfo(variables=tuple(templates), actions={"A": ("p",)}, templates=templates, names=NAMES, nodes=nodes)
+
+
+rec = st.builds(lambda f, v, e: V.make_fn({"from": f, "vote": v, "epoch": e}),
+                st.sampled_from(N), st.sampled_from(N + [V.ModelValue("None")]), st.integers(0, 5))
+per_node_str = st.tuples(*[st.sampled_from(STATES)] * 3).map(lambda t: V.make_fn(dict(zip(N, t))))
+per_node_int = st.tuples(*[st.integers(-3, 9)] * 3).map(lambda t: V.make_fn(dict(zip(N, t))))
+per_node_set = st.tuples(*[st.frozensets(rec, max_size=3)] * 3).map(lambda t: V.make_fn(dict(zip(N, t))))
+seq_of_rec = st.lists(rec, max_size=3).map(tuple)
+per_node_voted = st.tuples(*[st.sampled_from(N + [V.ModelValue("None")])] * 3).map(lambda t: V.make_fn(dict(zip(N, t))))
+
+
+@settings(max_examples=150, deadline=None)
+@given(pc=per_node_str, clock=per_node_int, votes=per_node_set, log=seq_of_rec, voted=per_node_voted, flag=st.booleans())
+def test_json_roundtrip_through_binding(pc, clock, votes, log, voted, flag):
+    templates = {
+        "pc": V.make_fn({n: "idle" for n in N}),
+        "clock": V.make_fn({n: 0 for n in N}),
+        "votes": V.make_fn({n: frozenset() for n in N}),
+        "log": (),
+        "votedFor": V.make_fn({n: V.ModelValue("None") for n in N}),
+        "flag": False,
+    }
+    b = Binder(info(templates))
+    state = {"pc": pc, "clock": clock, "votes": votes, "log": log, "votedFor": voted, "flag": flag}
+    raw = {k: V.to_json(v) for k, v in state.items()}
+    bound = b.bind(Window(1, "t", 0, "A", raw, raw))
+    for k, v in state.items():
+        assert V.tla_eq(bound.pre[k], v), (k, bound.pre[k], v)
+        assert V.tla_eq(bound.post[k], v)
+
+
+@settings(max_examples=60, deadline=None)
+@given(vals=st.lists(st.sampled_from(STATES), min_size=3, max_size=3), actor=st.integers(0, 2))
+def test_positional_node_ids(vals, actor):
+    """Canonical windows key nodes "0".."2" while the spec's threads are 1..3: read by position."""
+    b = Binder(info({"pc": ("idle", "idle", "idle")}, nodes=[1, 2, 3]), parse_mapping("params: {p: actor}\n"))
+    raw = {"pc": {str(i): v for i, v in enumerate(vals)}}
+    bound = b.bind(Window(1, "t", 0, "A", raw, raw, actor=str(actor)))
+    assert bound.pre["pc"] == tuple(vals)
+    assert bound.params == {"p": actor + 1}
+    assert any("by position" in c for c in bound.choices)
+
+
+def test_exact_ids_win_over_position():
+    b = Binder(info({"pc": ("idle", "idle", "idle")}, nodes=[1, 2, 3]), parse_mapping("params: {p: actor}\n"))
+    raw = {"pc": {"1": "a", "2": "b", "3": "c"}}
+    bound = b.bind(Window(1, "t", 0, "A", raw, raw, actor=2))
+    assert bound.pre["pc"] == ("a", "b", "c") and bound.params == {"p": 2}
+    assert not any("by position" in c for c in bound.choices)
+
+
+def test_explicit_node_table_and_unknown_node():
+    m = parse_mapping('nodes: {ids: {"a": n1, "b": n2, "c": n3}}\nparams: {p: actor}\n')
+    b = Binder(info({"pc": V.make_fn({n: "idle" for n in N})}), m)
+    raw = {"pc": {"a": "x", "b": "y", "c": "z"}}
+    bound = b.bind(Window(1, "t", 0, "A", raw, raw, actor="c"))
+    assert bound.pre["pc"] == V.make_fn({N[0]: "x", N[1]: "y", N[2]: "z"}) and bound.params == {"p": N[2]}
+    b2 = Binder(info({"pc": V.make_fn({n: "idle" for n in N})}))
+    try:
+        b2.bind(Window(1, "t", 0, "A", {"pc": {"a": 1, "b": 2, "c": 3, "d": 4}}, {}))
+    except BindError as exc:
+        assert "match no element" in str(exc)
+    else:  # pragma: no cover
+        raise AssertionError("four ids cannot map onto three nodes")
+
+
+def test_null_without_none_is_a_bind_error():
+    b = Binder(SpecInfo(("x",), {"A": ()}, {"x": 0}, {}, None))
+    try:
+        b.bind(Window(1, "t", 0, "A", {"x": None}, {"x": 1}))
+    except BindError as exc:
+        assert "null" in str(exc)
+    else:  # pragma: no cover
+        raise AssertionError
