@@ -19,21 +19,23 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+for extra in (HERE, HERE.parents[2] / "tools" / "emitters" / "python"):
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
 
-from zabfle import LOOKING, FastLeaderElection, Network, Notification, Tracer  # noqa: E402
+from zabfle import LOOKING, FastLeaderElection, Network, Notification  # noqa: E402
+from specula_trace import TraceWriter  # noqa: E402
 
 SYSTEM = "zab_election"
 TARGET_ACTIONS = ("Notification", "HandleNotification", "BecomeLeader")
 
 
 class Cluster:
-    def __init__(self, n: int, rng: random.Random, out: Any = None) -> None:
+    def __init__(self, n: int, rng: random.Random, tracer: TraceWriter | None = None) -> None:
         self.rng = rng
         self.ids = list(range(1, n + 1))
         self.network: Network[Notification] = Network()
-        self.tracer = Tracer(self.snapshot, out)
+        self.tracer = tracer
         self.up = {i: True for i in self.ids}
         self.peers = {i: FastLeaderElection(i, self.ids, rng.randint(0, 1), self.network,
                                             self._on_event) for i in self.ids}
@@ -42,7 +44,12 @@ class Cluster:
         params: dict[str, Any] = {"i": actor}
         if msg is not None:
             params["m"] = msg
-        self.tracer.step(action, actor, params, msg)
+        self.trace(action, actor, params, msg)
+
+    def trace(self, action: str, actor: Any, params: dict[str, Any],
+              msg: dict[str, Any] | None = None) -> None:
+        if self.tracer is not None:
+            self.tracer.step(action, actor, self.snapshot(), params, msg)
 
     def snapshot(self) -> dict[str, Any]:
         per_node = {i: p.observe() for i, p in self.peers.items()}
@@ -86,7 +93,8 @@ class Cluster:
         return ev
 
     def run(self, max_steps: int, crashes: int) -> None:
-        self.tracer.init()
+        if self.tracer is not None:
+            self.tracer.init(self.snapshot())
         for _ in range(max_steps):
             ev = self.enabled(crashes)
             if not ev:
@@ -105,13 +113,13 @@ class Cluster:
                 self.up[arg] = False
                 self.network.drop_to(arg)
                 self.peers[arg].reset()
-                self.tracer.step("Crash", arg, {"i": arg})
+                self.trace("Crash", arg, {"i": arg})
             elif kind == "restart":
                 self.up[arg] = True
-                self.tracer.step("Restart", arg, {"i": arg})
+                self.trace("Restart", arg, {"i": arg})
             elif kind == "leader_lost":
                 self.peers[arg].leader_lost()
-                self.tracer.step("LeaderLost", arg, {"i": arg})
+                self.trace("LeaderLost", arg, {"i": arg})
 
 
 def record(runs: int, seed: int, out: Path, nodes: int = 3, max_steps: int = 120,
@@ -120,12 +128,11 @@ def record(runs: int, seed: int, out: Path, nodes: int = 3, max_steps: int = 120
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for k in range(runs):
-        run_seed = seed * 1000 + k
-        path = out / f"{SYSTEM}-{run_seed}.ndjson"
-        with path.open("w") as fh:
-            cluster = Cluster(nodes, random.Random(run_seed), fh)
-            cluster.tracer.meta(SYSTEM, cluster.ids, run_seed)
-            cluster.run(max_steps, crashes)
+        run_seed = seed + k
+        path = out / f"trace-{k:03d}.ndjson"
+        ids = list(range(1, nodes + 1))
+        with TraceWriter.open(path, system=SYSTEM, nodes=ids, seed=run_seed) as tw:
+            Cluster(nodes, random.Random(run_seed), tw).run(max_steps, crashes)
         paths.append(path)
     return paths
 

@@ -1,8 +1,7 @@
 """zabfle: ZooKeeper-style fast leader election (a Python port of FastLeaderElection's core)."""
 
-__all__ = ["FastLeaderElection", "Notification", "Vote", "Network", "Tracer", "LOOKING",
+__all__ = ["FastLeaderElection", "Notification", "Vote", "Network", "LOOKING",
            "FOLLOWING", "LEADING"]
 
 from .election import FOLLOWING, LEADING, LOOKING, FastLeaderElection, Notification, Vote
 from .network import Network
-from .tracing import Tracer
