@@ -81,7 +81,8 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
         from specula.phases.conformance import conformance
 
         try:
-            p3 = conformance(inputs.spec, inputs.cfg, list(inputs.windows), mapping=inputs.mapping)
+            p3 = conformance(inputs.spec, inputs.cfg, list(inputs.windows), mapping=inputs.mapping,
+                             targets=list(inputs.target_actions) or None)
             put(PhaseScore("conformance", p3.score, None, p3.to_dict(), p3.summary()))
         except SpeculaError as exc:
             d = exc.diagnostics()
