@@ -97,16 +97,19 @@ def index_repo(
     used_workers = 1
     if len(misses) >= PARALLEL_MIN_FILES and n_workers > 1:
         used_workers = n_workers
-        chunks = [[m[:4] for m in misses[i : i + _CHUNK]] for i in range(0, len(misses), _CHUNK)]
+        # biggest files first so no worker is left with a large file at the end; results are
+        # hydrated here while the workers go on with later chunks
+        ordered = sorted(misses, key=lambda m: -len(m[0]))
+        chunks = [[m[:4] for m in ordered[i : i + _CHUNK]] for i in range(0, len(ordered), _CHUNK)]
         with ProcessPoolExecutor(max_workers=n_workers) as pool:
-            results = list(pool.map(_extract_chunk, chunks))
-        for chunk, datas in zip(chunks, results):
-            for (src, lang, path, sha), data in zip(chunk, datas):
-                if data is None:
-                    skipped["extract-error"] = skipped.get("extract-error", 0) + 1
-                    continue
-                files.append(FileIndex.from_cache(data, path, lang, sha))
-                fresh[f"{sha}:{lang}:{extractor_version(lang)}"] = data
+            results = pool.map(_extract_chunk, chunks)
+            for chunk, datas in zip(chunks, results):
+                for (src, lang, path, sha), data in zip(chunk, datas):
+                    if data is None:
+                        skipped["extract-error"] = skipped.get("extract-error", 0) + 1
+                        continue
+                    files.append(FileIndex.from_cache(data, path, lang, sha))
+                    fresh[f"{sha}:{lang}:{extractor_version(lang)}"] = data
     else:
         for src, lang, path, sha, key in misses:
             fi = _extract_safe(src, lang, path, sha)
