@@ -791,21 +791,24 @@ def follow_trace(model: Any, binder: Binder, trace: Trace, max_states: int = MAX
         return res
     res.max_states = len(current)
     split = set(names.values())
-    loose = False
+    domains: dict[str, dict[str, list]] = {}
+    prev_raw: dict[str, Any] = trace.init or {}
     for step in trace.steps:
         action = m.spec_action(step.action) if step.action else ""
-        if action and action not in split:
-            # an operator Next reaches under a state-level \E (not split as TLC splits): accept
-            # any action's successor that agrees with the trace
-            loose = True
-            action_filter = ""
-        else:
-            action_filter = action
+        # an operator Next reaches under a state-level \E is not split out (as in TLC): take any
+        # action's successors and keep those the named operator can produce (check_step)
+        action_filter = action if action in split else ""
+        params: dict[str, Any] = {}
         try:
             obs = observe(step.state)
+            if action and action in binder.info.actions:
+                params = binder.bind(Window(step.seq, trace.id, step.seq, step.action, prev_raw, step.state,
+                                            step.actor, step.params, step.input)).params
         except BindError as exc:
             res.failed_seq, res.failed_action, res.message = step.seq, action, f"step {step.seq}: {exc}"
             return res
+        prev_raw = step.state
+        exact = bool(action) and action in binder.info.actions and (bool(params) or not action_filter)
         nxt: dict[tuple, None] = {}
         others: set[str] = set()
         try:
@@ -817,6 +820,8 @@ def follow_trace(model: Any, binder: Binder, trace: Trace, max_states: int = MAX
                             others.add(name)
                         continue
                     if t not in nxt and agrees(t, obs):
+                        if exact and not _can_step(model, action, s, t, params, domains):
+                            continue
                         nxt[t] = None
                         if len(nxt) >= max_states:
                             break
@@ -837,9 +842,25 @@ def follow_trace(model: Any, binder: Binder, trace: Trace, max_states: int = MAX
         res.followed += 1
         res.max_states = max(res.max_states, len(current))
     res.ok = True
-    res.message = f"all {res.steps} steps followed" + (
-        " (some actions are not split out of Next; their steps were matched by any action)" if loose else "")
+    res.message = f"all {res.steps} steps followed"
     return res
+
+
+def _can_step(model: Any, action: str, s: tuple, t: tuple, params: dict[str, Any],
+              domains: dict[str, dict[str, list]]) -> bool:
+    """Can ``action`` with ``params`` (others free) move the full state ``s`` to ``t``?"""
+    pre = dict(zip(model.variables, s))
+    post = dict(zip(model.variables, t))
+    b = Bound(action, pre, post, dict(params), {}, {}, [], "")
+    try:
+        v = model.check_step(action, pre, post, params or None)
+    except EvalError as exc:
+        if "needs a value for its parameter" not in str(exc):
+            return False
+        v = _check_over_domains(model, b, domains)
+    except Exception:  # noqa: BLE001
+        return False
+    return bool(v is not None and getattr(v, "ok", False))
 
 
 # ---------------------------------------------------------------------------------------------

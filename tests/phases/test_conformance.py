@@ -181,3 +181,33 @@ def test_actor_binding_and_bad_actor():
     res = run("Election", ws, m)
     assert res.passed == 5
     assert res.causes[0].kind == "bind" and "n9" in res.causes[0].title
+
+
+def _election_trace(tmp_path):
+    def st(votes):
+        return {"clock": {"n1": 0, "n2": 0, "n3": 0},
+                "votes": {"n1": [{"from": f, "vote": v} for f, v in votes], "n2": [], "n3": []}}
+
+    lines = [
+        {"kind": "meta", "system": "election", "format": 1, "nodes": ["n1", "n2", "n3"]},
+        {"kind": "init", "state": st([])},
+        {"kind": "step", "seq": 1, "action": "Send", "actor": "n2", "params": {"s": "n2", "t": "n1", "v": "n2"}, "state": st([])},
+        {"kind": "step", "seq": 2, "action": "Handle", "actor": "n1", "input": {"from": "n2", "to": "n1", "epoch": 0, "vote": "n2"}, "state": st([("n2", "n2")])},
+        {"kind": "step", "seq": 3, "action": "Send", "actor": "n2", "params": {"s": "n2", "t": "n1", "v": "n3"}, "state": st([("n2", "n2")])},
+        {"kind": "step", "seq": 4, "action": "Handle", "actor": "n1", "input": {"from": "n2", "to": "n1", "epoch": 0, "vote": "n3"}, "state": st([("n2", "n3")])},
+    ]
+    p = tmp_path / "election.ndjson"
+    p.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    return p
+
+
+def test_whole_trace_with_unsplit_action_and_hidden_messages(tmp_path):
+    """msgs is never observed: whole-trace mode carries it in the spec states; Handle sits under a
+    state-level \\E (not split out of Next) and is still matched exactly with its actor."""
+    p = _election_trace(tmp_path)
+    good = validate_files(SPECS / "Election.tla", SPECS / "Election.cfg", [p], whole_trace=True)
+    (tr,) = good.traces
+    assert tr.ok and tr.followed == 4 and tr.max_states == 1, tr.message
+    bad = validate_files(SPECS / "ElectionUnion.tla", SPECS / "ElectionUnion.cfg", [p], whole_trace=True)
+    (tr,) = bad.traces
+    assert not tr.ok and tr.failed_seq == 4 and tr.failed_action == "Handle" and tr.followed == 3
