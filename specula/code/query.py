@@ -258,11 +258,17 @@ def _definitions_at(index: RepoIndex, call: Call) -> list[str]:
     lang = index.files[call.file].language
     defs = [s for s in index.by_name.get(call.name, ())
             if (s.kind in FUNCTION_KINDS or s.kind in TYPE_KINDS) and index.files[s.file].language == lang]
-    if call.caller and "." in call.caller and (call.receiver is None or call.receiver in _SELF):
+    if len(defs) > 1 and call.caller and "." in call.caller and (call.receiver is None or call.receiver in _SELF):
         owner = call.caller.split(".")[0]
         own = [s for s in defs if s.parent == owner]
         if own:
             defs = own
+    elif len(defs) > 1 and call.receiver and _SEGMENT.fullmatch(call.receiver):
+        # `r.reset(...)` where the caller declares `r *raft` (receiver, parameter or local)
+        probe = Write(call.name, call.caller, call.file, call.line, call.receiver)
+        typed = [s for s in defs if s.parent and _base_has_type(index, probe, s.parent)]
+        if typed:
+            defs = typed
     return [s.location for s in defs]
 
 
@@ -282,7 +288,8 @@ def callees(index: RepoIndex, name: str, *, limit: int = 200) -> CallList:
     if not funcs:
         raise CodeError(f"no function named {name!r}", path=str(index.root))
     quals = {(s.qualname, s.file) for s in funcs}
-    calls = [c for s in funcs for c in index.calls_by_caller.get(s.qualname, ()) if (c.caller, c.file) in quals]
+    calls = [c for s in funcs for c in index.calls_by_caller.get(s.qualname, ()) if (c.caller, c.file) in quals
+             and (c.kind == "call" or any(d.kind in FUNCTION_KINDS for d in index.by_name.get(c.name, ())))]
     calls = sorted(set(calls), key=lambda c: (c.file, c.line))[:limit]
     resolved = {c.name: _definitions_at(index, c) for c in calls}
     return CallList(name, "callees", calls, {k: v for k, v in resolved.items() if v})

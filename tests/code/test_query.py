@@ -116,3 +116,12 @@ def test_file_symbols(index_of):
     assert "step_candidate.granted" in [s.qualname for s in file_symbols(ix, "kv/node.py", include_locals=True).symbols]
     with pytest.raises(CodeError, match="not an indexed file"):
         file_symbols(ix, "nope.py")
+
+
+def test_callees_resolve_through_declared_receivers(index_of):
+    ix = index_of("go")
+    # `n.reset(...)` inside a Node method: n is declared `n *Node` in the signature
+    out = callees(ix, "okAfter")
+    assert out.resolved == {"reset": ["node.go:40"], "okBefore": ["broken.go:3"]}
+    # plain variables used as values are not listed as callees
+    assert [c.name for c in callees(ix, "Node.reset").calls] == ["delete"]
