@@ -193,6 +193,12 @@ class Binder:
         if exact is not None:
             return exact
         if table is None:
+            nodes = self.nodes or []
+            k = int(raw) if (raw.__class__ is int or (isinstance(raw, str) and raw.isdigit())) else None
+            if k is not None and 1 <= k <= len(nodes):
+                # per-node arrays are indexed 1..N: node k is the k-th element of the node set
+                choices.append(f"node {raw} read as element {k} of the node set ({V.format_value(nodes[k - 1])})")
+                return nodes[k - 1]
             return self.node(raw, self.node_table([raw], choices), choices)
         raise BindError(f"actor {raw!r} is not a node of this window")
 

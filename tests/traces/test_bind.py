@@ -92,3 +92,16 @@ def test_null_without_none_is_a_bind_error():
         assert "null" in str(exc)
     else:  # pragma: no cover
         raise AssertionError
+
+
+def test_arrays_and_integer_actor_over_model_value_nodes():
+    """SysMoBench windows index per-node arrays 1..N; with Threads = {t1, t2, t3} (model values)
+    array element k and actor k are the k-th thread."""
+    T = [V.ModelValue("t1"), V.ModelValue("t2"), V.ModelValue("t3")]
+    inf = SpecInfo(("pc",), {"A": ("p",)}, {"pc": V.make_fn({t: "idle" for t in T})}, {}, T)
+    b = Binder(inf, parse_mapping("params: {p: actor}\n"))
+    raw = {"pc": ["idle", "trying", "idle"]}
+    bound = b.bind(Window(1, "t", 0, "A", raw, raw, actor=2))
+    assert bound.pre["pc"] == V.make_fn({T[0]: "idle", T[1]: "trying", T[2]: "idle"})
+    assert bound.params == {"p": T[1]}
+    assert any("read as element 2 of the node set" in c for c in bound.choices)
