@@ -29,18 +29,21 @@ def resolve_repo(spec: str | Path, commit: str | None = None, cache_dir: Path | 
     """The local directory to index for ``spec``.
 
     A git URL (or a bare repository) is cloned with GitPython into ``<cache>/repos/`` once and
-    fetched again on later calls; ``commit`` (any revision) is checked out detached.
+    fetched again on later calls; ``commit`` (any revision) is checked out detached there. A local
+    working tree with ``commit`` is cloned into the cache too, so the user's checkout never moves.
     """
     text = str(spec)
+    url = text
     if not is_git_url(text):
         path = Path(text).expanduser()
         if not path.is_dir():
             raise CodeError(f"repository not found: {text} (give a directory or a git URL)", path=text)
-        if commit is not None:
-            _checkout(path, commit, text)
-        return path.resolve()
-    url = text
-    if _is_bare_repo(Path(text).expanduser()):
+        if commit is None:
+            return path.resolve()
+        if not (path / ".git").exists():
+            raise CodeError(f"not a git repository, cannot check out {commit}: {text}", path=text)
+        url = str(path.resolve())  # never move the user's own checkout: clone it into the cache
+    elif _is_bare_repo(Path(text).expanduser()):
         url = str(Path(text).expanduser().resolve())
     base = (cache_dir or code_cache_dir()) / "repos"
     name = re.sub(r"[^\w.-]", "_", url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")) or "repo"
@@ -74,7 +77,5 @@ def _checkout(path: Path, commit: str, label: str) -> None:
 
     try:
         git.Repo(path).git.checkout("--detach", commit)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
-        raise CodeError(f"not a git repository, cannot check out {commit}: {label}", path=label) from exc
     except git.GitCommandError as exc:
         raise CodeError(f"cannot check out {commit} in {label}: {exc.stderr.strip() or exc}", path=label) from exc

@@ -117,3 +117,19 @@ def test_one_bad_file_does_not_stop_indexing(tmp_path, fixtures, monkeypatch):
     monkeypatch.setattr(index_mod, "extract_file", flaky)
     ix = index_repo(repo, use_cache=False)
     assert list(ix.files) == ["kv/node.py"] and ix.stats.skipped["extract-error"] == 1
+
+
+def test_commit_of_a_local_checkout_does_not_move_it(tmp_path, bare_repo, _private_cache):
+    import git
+
+    bare, first = bare_repo
+    work = tmp_path / "mine"
+    git.Repo.clone_from(str(bare), work)
+    head = git.Repo(work).head.commit.hexsha
+    old = index_repo(work, commit=first)
+    assert "extraFunc" not in old.by_name and _private_cache in old.root.parents
+    assert git.Repo(work).head.commit.hexsha == head and (work / "extra.go").exists()
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with pytest.raises(CodeError, match="not a git repository"):
+        index_repo(plain, commit=first)
