@@ -107,21 +107,31 @@ class Env:
     primed: bool = False
     init: bool = False
     subst_locals: dict = field(default_factory=dict)  # bindings for instance substitution exprs
+    no_override: bool = False  # inside a LET-level INSTANCE: cfg overrides do not apply
 
     def bind(self, more: dict) -> "Env":
         d = dict(self.locals)
         d.update(more)
-        return Env(d, self.scope, self.primed, self.init, self.subst_locals)
+        return Env(d, self.scope, self.primed, self.init, self.subst_locals, self.no_override)
 
     def with_(self, **kw: Any) -> "Env":
         vals = dict(locals=self.locals, scope=self.scope, primed=self.primed, init=self.init,
-                    subst_locals=self.subst_locals)
+                    subst_locals=self.subst_locals, no_override=self.no_override)
         vals.update(kw)
         return Env(**vals)
 
 
 # local binding kinds: ("slot", k) | ("lazy", k, fn, deps) | ("const", v) | ("expr", node, env)
 #                      | ("op", OpVal) | ("var", index)
+
+
+def _raiser(message: str, span: Any) -> EXPR_FN:
+    """A closure failing at run time (TLC reports such problems only when evaluated)."""
+
+    def fail(s: Any, n: Any, e: list) -> Any:
+        raise EvalError(message, span)
+
+    return fail
 
 
 def _const_fn(v: Any) -> EXPR_FN:
@@ -144,7 +154,12 @@ class Compiler:
     """Compiles expressions, actions and definitions of one model."""
 
     def __init__(self, var_index: dict[str, int], constants: dict[str, Any],
-                 substitutions: dict[str, str] | None = None, root: Any = None) -> None:
+                 substitutions: dict[str, str] | None = None, root: Any = None,
+                 scopes: dict | None = None, module_constants: dict | None = None,
+                 module_subst: dict | None = None) -> None:
+        self.scopes = scopes
+        self.module_constants = module_constants or {}
+        self.module_subst = module_subst or {}
         self.var_index = var_index
         self.var_names = list(var_index)
         self.constants = constants
@@ -223,7 +238,7 @@ class Compiler:
             subs = getattr(scope, "substitutions", None) or {}
             if name in subs:
                 expr, sscope = subs[name]
-                senv = Env(dict(env.subst_locals), sscope, env.primed, env.init, {})
+                senv = Env(dict(env.subst_locals), sscope, env.primed, env.init, {}, env.no_override)
                 return ("expr", expr, senv)
             d = scope.names.get(name) if getattr(scope, "names", None) is not None else None
             if d is not None:
@@ -240,33 +255,45 @@ class Compiler:
     def _definition(self, d: Any, env: Env, span: Any) -> tuple:
         kind = d.kind
         name = d.name
+        if not env.no_override and self.root is not None:
+            # .cfg overrides (TLC): N = [Mod] v, N <-[Mod] Def, X = v / X <- Def over a definition X
+            # (not inside a LET-level INSTANCE, whose definitions are fresh copies)
+            mk = (d.module, name)
+            if mk in self.module_constants:
+                return ("const", self.module_constants[mk])
+            if mk in self.module_subst:
+                td = self.root.names.get(self.module_subst[mk])
+                if td is not None and td is not d:
+                    return self._definition(td, Env(scope=self.root), span)
+            if kind in ("op", "func", "builtin-module-op", "constant"):
+                if kind != "constant" and name in self.constants and not getattr(d.node, "params", ()):
+                    return ("const", self.constants[name])
+                target = self.cfg_subst.get(name)
+                if target is not None and target != name:
+                    td = self.root.names.get(target)
+                    if td is not None and td is not d:
+                        return self._definition(td, Env(scope=self.root), span)
+                    return self.resolve(target, Env(scope=self.root), span)
         if kind == "variable":
             if name in self.var_index:
                 return ("var", self.var_index[name])
             raise CompileError(f"variable '{name}' of module {d.module} is not a variable of the model", span)
         if kind == "constant":
-            if env.scope is self.root or d.scope is self.root or name in self.constants or name in self.cfg_subst:
-                if name in self.cfg_subst:
-                    return self.resolve(self.cfg_subst[name], Env(scope=self.root), span)
-                if name in self.constants:
-                    return ("const", self.constants[name])
-            raise CompileError(f"constant '{name}' has no value (give it one in the .cfg file)", span)
-        if kind in ("op", "func"):  # TLC: a .cfg entry overrides a definition of the same name
-            if name in self.constants and not getattr(d.node, "params", ()):
+            if name in self.constants:
                 return ("const", self.constants[name])
-            target = self.cfg_subst.get(name)
-            if target is not None and target != name:
-                return self.resolve(target, Env(scope=self.root), span)
+            raise CompileError(f"constant '{name}' has no value (give it one in the .cfg file)", span)
         nat = B.native_for(d.module, name)
         if nat is not None:
             return ("op", OpVal(name, (), None, None, native=nat, key=("native", d.module, name)))
         node = d.node
-        denv = Env(scope=d.scope, subst_locals=env.subst_locals if d.scope is env.scope else {})
+        denv = Env(scope=d.scope, subst_locals=env.subst_locals, no_override=env.no_override)
         if kind == "func" or isinstance(node, A.FuncDef):
             return ("func", node, denv, d)
         if kind == "op" or isinstance(node, A.OpDef):
             rec = self._is_recursive(d)
             return ("op", OpVal(name, node.params, node.body, denv, recursive=rec, key=d))
+        if kind in ("theorem", "assume") or isinstance(node, (A.Theorem, A.Assume)):
+            return ("op", OpVal(name, (), node.expr, denv, key=d))
         if kind == "instance":
             raise CompileError(f"'{name}' is an instance; use {name}!Op", span)
         raise CompileError(f"cannot use '{name}' ({kind}) here", span)
@@ -355,27 +382,65 @@ class Compiler:
 
     # ------------------------------------------------------------------ operator application
 
+    def _subexpr(self, node: A.OpApp, env: Env) -> Any:
+        """``Def!2`` (the 2nd conjunct/disjunct of Def's body) and ``Thm!:`` -> (body node, env)."""
+        if len(node.prefix) != 1 or node.args or not (node.name.isdigit() or node.name == ":"):
+            return None
+        b = self._try_resolve(node.prefix[0], env)
+        if b is None or b[0] != "op" or b[1].body is None or b[1].params:
+            return None
+        body, benv = b[1].body, b[1].env or env
+        if node.name == ":":
+            return body, benv
+        i = int(node.name)
+        if isinstance(body, (A.And, A.Or)) and 1 <= i <= len(body.args):
+            return body.args[i - 1], benv
+        return None
+
     def _opapp(self, node: A.OpApp, env: Env) -> tuple:
         if node.prefix:
+            sub = self._subexpr(node, env)
+            if sub is not None:
+                return self.expr(sub[0], sub[1].with_(primed=env.primed, init=env.init) if (env.primed or env.init) else sub[1])
             op, ienv = self._instance_op(node, env)
             return self.apply_op(op, node.args, env, node.span, ienv)
         h = self._BUILTIN_OPS.get(node.name)
         if h is not None and node.name not in env.locals:
             return h(node, env)
         b = self.resolve(node.name, env, node.span)
+        if node.args:
+            b = self._as_op(b)
         if b[0] == "op":
             return self.apply_op(b[1], node.args, env, node.span)
         if not node.args:
             return self._binding_value(b, env, node.span)
         raise CompileError(f"'{node.name}' is not an operator", node.span)
 
+    def _as_op(self, b: tuple) -> tuple:
+        """Follow substitutions ``F <- G`` / ``F <- LAMBDA ...`` to the operator they denote."""
+        for _ in range(16):
+            if b[0] != "expr":
+                return b
+            node, env = b[1], b[2]
+            if isinstance(node, A.Lambda):
+                return ("op", OpVal("LAMBDA", tuple(A.Param(p) for p in node.params), node.body, env, key=node))
+            if isinstance(node, (A.Name, A.OpApp)) and not getattr(node, "args", ()) and not getattr(node, "prefix", ()):
+                b = self.resolve(node.name, env, node.span)
+                continue
+            return b
+        return b
+
     def _instance_op(self, node: A.OpApp, env: Env) -> tuple[OpVal, Env]:
         scope = env.scope
         subst_locals: dict = {}
+        no_override = env.no_override
         for i, iname in enumerate(node.prefix):
             ref = None
+            if i == 0 and iname in env.locals and env.locals[iname][0] == "instance":
+                ref = env.locals[iname][1]
+                no_override = True
             insts = getattr(scope, "instances", None) or {}
-            ref = insts.get(iname)
+            ref = ref or insts.get(iname)
             if ref is None and scope is not None:
                 d = scope.names.get(iname)
                 if d is not None and d.kind == "instance":
@@ -393,7 +458,7 @@ class Compiler:
                 new_locals[p.name] = self._arg_binding(p, a, env)
             subst_locals = new_locals
             scope = iscope
-        ienv = Env(scope=scope, primed=env.primed, init=env.init, subst_locals=subst_locals)
+        ienv = Env(scope=scope, primed=env.primed, init=env.init, subst_locals=subst_locals, no_override=no_override)
         d = scope.names.get(node.name)
         if d is None:
             raise CompileError(f"instance has no operator '{node.name}'", node.span)
@@ -437,7 +502,7 @@ class Compiler:
         b = env.locals.get(name)
         if b is None and name in B.INFIX_NATIVES:
             return OpVal(name, (), None, None, native=B.INFIX_NATIVES[name], key=("native", name))
-        b = self.resolve(name, env, a.span)
+        b = self._as_op(self.resolve(name, env, a.span))
         if b[0] != "op":
             raise CompileError(f"'{name}' is not an operator", a.span)
         return b[1]
@@ -757,8 +822,9 @@ class Compiler:
         cur = env
         for b in bounds:
             if b.domain is None:
-                raise CompileError("unbounded quantifier cannot be evaluated (TLC needs a bound)", b.span)
-            dfn, dd = self.expr(b.domain, env)
+                dfn, dd = _raiser("unbounded quantifier cannot be evaluated (TLC needs a bound)", b.span), frozenset({STATE})
+            else:
+                dfn, dd = self.expr(b.domain, env)
             deps |= dd
             if b.tuple:
                 ks = [self.new_slot() for _ in b.names]
@@ -1256,6 +1322,13 @@ class Compiler:
                     k = self.new_slot()
                     lazy.append(k)
                     cur = cur.bind({d.name: ("lazy", k, fn, deps)})
+            elif isinstance(d, A.InstanceDef):
+                base = (self.scopes or {}).get(d.module)
+                if base is None:
+                    raise CompileError(f"module {d.module} (instantiated in a LET) is not loaded", d.span)
+                if d.substitutions:
+                    raise CompileError("LET-level INSTANCE ... WITH is not supported yet", d.span)
+                cur = cur.bind({d.name: ("instance", base)})
             elif isinstance(d, A.FuncDef):
                 fn, deps = self._funcdef_value(d, cur, None, env)
                 if not deps:
@@ -1290,7 +1363,7 @@ class Compiler:
         return angle, ad | vd | vpd
 
     def _temporal(self, node: Any, env: Env) -> tuple:
-        raise CompileError("temporal formulas cannot be evaluated in a state", node.span)
+        return _raiser("temporal formulas cannot be evaluated in a state", node.span), frozenset({STATE})
 
     # ================================================================== actions
 
@@ -1474,6 +1547,11 @@ class Compiler:
                 if b is not None and b[0] == "expr" and isinstance(b[1], A.Name):
                     return self._target_var(b[1], b[2])
             return None
+        if isinstance(node, A.Name) and not env.primed:
+            b = env.locals.get(node.name)
+            if b is not None and b[0] == "expr" and isinstance(b[1], A.Prime):
+                return self._target_var(b[1], b[2])
+            return None
         if isinstance(node, A.Prime) and isinstance(node.expr, A.Name) and not env.primed:
             b = self._try_resolve(node.expr.name, env)
             if b is not None:
@@ -1521,6 +1599,8 @@ class Compiler:
             op, ienv = self._instance_op(node, env)
             return self._a_apply_op(op, node.args, env, k, node)
         b = self.resolve(name, env, node.span)
+        if node.args:
+            b = self._as_op(b)
         if b[0] == "op":
             return self._a_apply_op(b[1], node.args, env, k, node)
         if b[0] == "expr" and not node.args:
@@ -1704,7 +1784,7 @@ class _LateEnv(Env):
         object.__setattr__(self, "_holder", holder)
 
     def __getattribute__(self, name: str) -> Any:
-        if name in ("locals", "scope", "primed", "init", "subst_locals", "bind", "with_"):
+        if name in ("locals", "scope", "primed", "init", "subst_locals", "no_override", "bind", "with_"):
             return getattr(object.__getattribute__(self, "_holder")["env"], name)
         return object.__getattribute__(self, name)
 

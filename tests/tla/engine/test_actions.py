@@ -174,7 +174,7 @@ Next == count' = count + 1 /\\ UNCHANGED owner""",
     )
     assert len(m.symmetry_perms) == 2
     p1, p2 = ModelValue("p1"), ModelValue("p2")
-    swap = [p for p in m.symmetry_perms if p[p1] == p2][0]
+    swap = [p for p in m.symmetry_perms if p.get(p1) == p2][0]
     assert m.permute((p1, 3), swap) == (p2, 3)
     assert m.has_view and m.view((p1, 3)) == p1
     assert make_fn({p1: p2, p2: p1}) == swap
