@@ -49,7 +49,7 @@ ReleaseLock(t) ==
 
 Next == \E t \in Threads : StartLock(t) \/ AcquireLock(t) \/ ReleaseLock(t)
 
-Spec == Init /\ [][Next]_vars
+Spec == Init /\ [][Next]_vars /\ WF_vars(Next)
 ====
 """
 CFG = 'CONSTANTS\n    Threads = {"t1", "t2", "t3"}\nSPECIFICATION Spec\n'
