@@ -12,10 +12,17 @@ pytest.importorskip("specula.tla.model", reason="engine Model not available yet"
 from specula.errors import ConfigError  # noqa: E402
 from specula.phases.conformance import conformance, validate_files  # noqa: E402
 from specula.traces import iter_windows, parse_mapping  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from specula.phases.conformance import validate_windows  # noqa: E402
+from specula.phases.runtime import build_model  # noqa: E402
 
 SPECS = Path(__file__).resolve().parent.parent / "traces" / "specs"
 DATA = Path("/work/shared/data/sysmobench")
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared SysMoBench samples not present")
+
+
+_SPIN = build_model(SPECS / "spin.tla", SPECS / "spin.cfg")
 
 
 def run(module: str, windows, mapping=None, **kw):
@@ -211,3 +218,24 @@ def test_whole_trace_with_unsplit_action_and_hidden_messages(tmp_path):
     bad = validate_files(SPECS / "ElectionUnion.tla", SPECS / "ElectionUnion.cfg", [p], whole_trace=True)
     (tr,) = bad.traces
     assert not tr.ok and tr.failed_seq == 4 and tr.failed_action == "Handle" and tr.followed == 3
+
+
+_junk = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 5) | st.sampled_from(["idle", "trying", "locked", "unlocked", "x", "1"]),
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.sampled_from(["1", "2", "3", "a"]), c, max_size=3),
+    max_leaves=8,
+)
+_state = st.dictionaries(st.sampled_from(["lockState", "pc", "other"]), _junk, max_size=3)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ws=st.lists(st.tuples(st.sampled_from(["AcquireLock", "ReleaseLock", "Nope"]), _state, _state, _junk), max_size=6))
+def test_garbage_windows_are_scored_never_crash(ws):
+    from specula.traces.window import Window
+
+    windows = [Window(i, "t", i, a, pre, post, actor=actor) for i, (a, pre, post, actor) in enumerate(ws)]
+    res = validate_windows(_SPIN[0], windows, cfg=_SPIN[1])
+    assert res.total == len(windows)
+    assert len(res.windows) == len(windows)
+    assert sum(c.count for c in res.causes) == res.total - res.passed
+    json.dumps(res.to_dict())
