@@ -41,7 +41,7 @@ __all__ = [
     "VERDICTS",
 ]
 
-VERDICTS = ("ok", "invariant", "deadlock", "assumption", "error", "action-property", "limit")
+VERDICTS = ("ok", "invariant", "deadlock", "assumption", "error", "action-property", "liveness", "limit")
 
 State = tuple
 
@@ -129,6 +129,9 @@ class CheckResult:
     properties: list[PropertyResult] = field(default_factory=list)
     diagnostics: list[Any] = field(default_factory=list)
     error_state: State | None = None  # state in which an evaluation error happened
+    loop_to: int | None = None  # liveness lasso: the last state steps back to state N (1-based)
+    stuttering: bool = False  # liveness lasso: ends by stuttering forever in the last state
+    loop_label: str | None = None  # liveness lasso: the action of the step back to state loop_to
 
     @property
     def ok(self) -> bool:
@@ -394,6 +397,18 @@ def check(
     result.properties = plan.property_results
 
     search = _Search(model, plan, limits, coverage, on_progress, _key_function(model, fingerprint), t0)
+    obligations: list = []
+    fairness: list = []
+    unsupported: dict[str, str] = {}
+    if plan.temporal_props:
+        try:
+            from specula.tla.liveness import liveness_plan
+
+            obligations, fairness, unsupported = liveness_plan(model, cfg, plan.temporal_props)
+        except Exception as exc:  # analysis failed: the properties stay "not checked"
+            unsupported = {n: f"cannot analyse: {exc}" for n in plan.temporal_props}
+        if obligations:
+            search.record_graph()
     try:
         search.run()
     except _Found as found:
@@ -421,12 +436,14 @@ def check(
         result.verdict = "limit"
         result.stopped = "max_depth"
         result.message = _STOP_MESSAGES["max_depth"]
+    if plan.temporal_props:
+        _liveness(result, search, obligations, fairness, unsupported, limits, t0)
     if result.verdict == "ok":
         for pr in result.properties:
             if pr.status == "pending":
                 pr.status = "ok"
     for pr in result.properties:
-        if pr.status == "pending":
+        if pr.status in ("pending", "pending-live"):
             pr.status = "not checked"
             pr.detail = pr.detail or "search did not complete"
     result.distinct = search.distinct
@@ -437,6 +454,54 @@ def check(
     result.init_states = search.init_count
     result.elapsed = time.monotonic() - t0
     return result
+
+
+def _liveness(
+    result: CheckResult,
+    search: "_Search",
+    obligations: list,
+    fairness: list,
+    unsupported: dict[str, str],
+    limits: Limits,
+    t0: float,
+) -> None:
+    """Check the temporal properties on the explored graph (only after a complete search)."""
+    by_name = {p.name: p for p in result.properties}
+    for name, why in unsupported.items():
+        if name in by_name:
+            by_name[name].status, by_name[name].detail = "not checked", f"not supported: {why}"
+    if result.verdict != "ok" or not obligations:
+        return
+    left = None if limits.max_seconds is None else max(0.0, limits.max_seconds - (time.monotonic() - t0))
+    from specula.tla.liveness import check_liveness
+
+    try:
+        outcomes = check_liveness(search.graph(), obligations, fairness, left)
+    except KeyboardInterrupt:
+        for pr in result.properties:
+            if pr.status == "pending-live":
+                pr.status, pr.detail = "not checked", "liveness check interrupted"
+        result.verdict, result.stopped = "limit", "interrupted"
+        result.message = _STOP_MESSAGES["interrupted"]
+        return
+    for out in outcomes:
+        pr = by_name.get(out.prop)
+        if pr is None or pr.status != "pending-live":
+            continue
+        if out.stopped:
+            pr.status, pr.detail = "not checked", out.text
+        elif out.violated:
+            pr.status, pr.detail = "violated", ""
+            if result.verdict == "ok":
+                result.verdict = "liveness"
+                result.message = out.text
+                result.violated = out.prop
+                result.counterexample = out.prefix
+                result.loop_to = out.loop_to
+                result.loop_label = out.loop_label
+                result.stuttering = out.stuttering
+        else:
+            pr.status, pr.detail = "ok", ""
 
 
 _STOP_MESSAGES = {
@@ -489,7 +554,11 @@ def classify_property(model: Any, name: str) -> list[tuple[str, Callable]] | Non
             return b[1].body, b[1].env or env
         return None
 
+    from specula.tla.liveness import has_temporal
+
     def compiled(node: Any, env: Any) -> tuple[Callable, frozenset] | None:
+        if has_temporal(comp, node, env):
+            return None
         try:
             return comp.expr(node, env)
         except Exception:
@@ -552,6 +621,7 @@ class _Plan:
     action_constraints: list[tuple[str, Callable[[State, State], bool]]]
     check_deadlock: bool
     property_results: list[PropertyResult]
+    temporal_props: list[str] = field(default_factory=list)
 
     @staticmethod
     def build(model: Any, cfg: Any, limits: Limits) -> "_Plan":
@@ -561,10 +631,12 @@ class _Plan:
         init_props: list[tuple[str, Callable[[State], bool]]] = []
         action_props: list[tuple[str, Callable[[State, State], bool]]] = []
         results: list[PropertyResult] = []
+        temporal_props: list[str] = []
         for name in getattr(cfg, "properties", None) or []:
             parts = classify_property(model, name)
             if parts is None:
-                results.append(PropertyResult(name, "temporal", "not checked", "temporal properties need liveness checking"))
+                temporal_props.append(name)
+                results.append(PropertyResult(name, "temporal", "pending-live", "could not be analysed"))
                 continue
             kinds = set()
             temporal = False
@@ -580,15 +652,14 @@ class _Plan:
                     temporal = True
             kind = kinds.pop() if len(kinds) == 1 else "mixed"
             if temporal:
-                results.append(
-                    PropertyResult(name, kind, "pending", "safety parts checked; liveness parts not checked")
-                )
+                temporal_props.append(name)
+                results.append(PropertyResult(name, kind, "pending-live", "liveness parts not checked"))
             else:
                 results.append(PropertyResult(name, kind, "pending"))
         deadlock = limits.check_deadlock
         if deadlock is None:
             deadlock = bool(getattr(cfg, "check_deadlock", True)) if cfg is not None else True
-        return _Plan(invs, init_props, action_props, cons, acons, deadlock, results)
+        return _Plan(invs, init_props, action_props, cons, acons, deadlock, results, temporal_props)
 
 
 class _Search:
@@ -620,6 +691,24 @@ class _Search:
         self.init_count = 0
         self.depth_cut = False
         self._next: list[State] | None = None
+        # the state graph, recorded only when liveness properties need it
+        self.record = False
+        self.esrc = array("i")
+        self.edst = array("i")
+        self.eact = array("i")
+        self.keep_states: list[State] | None = None
+
+    def record_graph(self) -> None:
+        self.record = True
+        if self.key is not _identity:
+            self.keep_states = []
+
+    def graph(self) -> Any:
+        from specula.tla.liveness import Graph
+
+        states = self.keep_states if self.keep_states is not None else self.keys
+        inits = list(range(self.init_count))
+        return Graph(states, inits, self.esrc, self.edst, self.eact, [c.label for c in self.coverage])
 
     # ------------------------------------------------------------------------------------------
     def _add(self, k: Any, parent: int, action: int) -> int:
@@ -664,6 +753,8 @@ class _Search:
                 in_model = all(c(st) for _, c in constraints)
                 if in_model:
                     idx = self._add(k, -1, -1)
+                    if self.keep_states is not None:
+                        self.keep_states.append(st)
                     self.distinct += 1
                     level_states.append(st)
                     level_idx.append(idx)
@@ -690,6 +781,9 @@ class _Search:
         max_depth = limits.max_depth
         next_tick = time.monotonic() + limits.progress_every
         parent_arr, action_arr, keys = self.parent, self.action, self.keys
+        record = self.record
+        esrc, edst, eact = self.esrc, self.edst, self.eact
+        keep_states = self.keep_states
         generated = self.generated
         try:
             while level_states:
@@ -726,11 +820,12 @@ class _Search:
                                 in_model = True
                             if in_model:
                                 k = succ if ident else key(succ)
-                                if k in seen:
+                                didx = seen.get(k)
+                                if didx is not None:
                                     new = False
                                 else:
                                     new = True
-                                    idx = len(keys)
+                                    didx = idx = len(keys)
                                     seen[k] = idx
                                     keys.append(k)
                                     parent_arr.append(pidx)
@@ -738,6 +833,12 @@ class _Search:
                                     cov_new[ai] += 1
                                     next_states.append(succ)
                                     next_idx.append(idx)
+                                    if keep_states is not None:
+                                        keep_states.append(succ)
+                                if record:
+                                    esrc.append(pidx)
+                                    edst.append(didx)
+                                    eact.append(ai)
                             else:
                                 new = True
                                 idx = -1

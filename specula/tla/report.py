@@ -126,6 +126,11 @@ def render_check(result: CheckResult, spec: str = "", cfg: str = "", markup: boo
         if result.counterexample:
             out.append("Error: The behavior up to this point is:" if result.verdict != "error" else "The behavior up to the error is:")
             out.extend(render_trace(result.counterexample, result.variables, markup))
+            if result.stuttering:
+                out.append(f"State {len(result.counterexample) + 1}: Stuttering")
+            elif result.loop_to is not None:
+                via = f": <{result.loop_label}>" if result.loop_label else ""
+                out.append(f"Back to state {result.loop_to}{esc(via)}")
     for p in result.properties:
         if p.status == "not checked":
             out.append(f"Property {esc(p.name)}: not checked ({esc(p.detail)})")
@@ -176,6 +181,9 @@ def check_to_json(result: CheckResult, spec: str = "", cfg: str = "") -> dict:
             {"action": a, "state": {v: _json_value(x) for v, x in zip(result.variables, st)}}
             for a, st in result.counterexample
         ],
+        "loop_to": result.loop_to,
+        "loop_action": result.loop_label,
+        "stuttering": result.stuttering,
     }
 
 

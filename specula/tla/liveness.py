@@ -1,0 +1,700 @@
+"""Liveness checking over the state graph the BFS explored: fair cycles, lasso counterexamples.
+
+TLC's approach, specialised to the temporal forms specs use: each PROPERTY is split into
+obligations, and an obligation is violated exactly when the graph has a *fair* cycle of a given
+shape reachable in a given way:
+
+=====================  =========================================================================
+``[]<>P``              a fair cycle inside the ``~P`` states
+``<>[]P``              a fair cycle that visits a ``~P`` state
+``<>P``                a fair cycle reached from an initial state through ``~P`` states only
+``P ~> Q``             a fair cycle reached through ``~Q`` states from a ``P /\\ ~Q`` state
+``[]<><<A>>_v``        a fair cycle without an ``<<A>>_v`` step
+``WF_v(A)`` (property) a fair cycle without ``<<A>>_v`` steps where A is always enabled
+``SF_v(A)`` (property) a fair cycle without ``<<A>>_v`` steps that visits a state enabling A
+=====================  =========================================================================
+
+Conjunctions, definitions, instances (``Abs!Spec``) and ``\\A x \\in S`` are unfolded; state
+predicates and ``[][A]_v`` parts are left to the safety search. Every state may stutter (a
+behavior of ``[][Next]_v`` can stutter forever) unless fairness forbids it.
+
+Fairness comes from the SPECIFICATION's conjuncts ``WF_v(A)`` / ``SF_v(A)`` (also under
+``\\A p \\in S``). A cycle (a strongly connected component of the allowed subgraph; it can be
+covered by one cycle) is fair for ``WF_v(A)`` when it has an ``<<A>>_v`` step or a state where
+``<<A>>_v`` is not enabled; for ``SF_v(A)`` when it has an ``<<A>>_v`` step or no state enabling
+it, otherwise the enabling states are removed and the rest searched again (Emerson-Lei).
+ENABLED is read off the graph: a state enables ``<<A>>_v`` when one of its explored successors
+is an ``<<A>>_v`` step (exact when A is part of the next-state relation).
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+__all__ = ["Obligation", "Fair", "Graph", "LivenessResult", "liveness_plan", "check_liveness"]
+
+State = tuple
+
+
+@dataclass
+class Obligation:
+    prop: str  # the PROPERTY name it comes from
+    kind: str  # "AE" | "EA" | "E" | "LT" | "AE_step" | "WF" | "SF"
+    text: str  # human description
+    p: Callable[[State], bool] | None = None  # state predicate (P, or Q for E)
+    q: Callable[[State], bool] | None = None  # second predicate (LT: Q)
+    step: Callable[[State, State], bool] | None = None  # <<A>>_v
+
+
+@dataclass
+class Fair:
+    kind: str  # "WF" | "SF"
+    text: str
+    step: Callable[[State, State], bool]
+
+
+@dataclass
+class Graph:
+    """The explored graph: states by index, initial state indices, edges (src, dst, action)."""
+
+    states: list
+    inits: list[int]
+    src: array
+    dst: array
+    act: array
+    labels: list[str]
+    _out: list[list[int]] | None = None
+
+    def out_edges(self) -> list[list[int]]:
+        if self._out is None:
+            out: list[list[int]] = [[] for _ in range(len(self.states))]
+            for e, u in enumerate(self.src):
+                out[u].append(e)
+            self._out = out
+        return self._out
+
+
+@dataclass
+class LivenessResult:
+    prop: str
+    violated: bool
+    text: str = ""
+    prefix: list[tuple[str | None, State]] = field(default_factory=list)  # lasso: prefix + cycle
+    loop_to: int | None = None  # 1-based state number the last state steps back to
+    loop_label: str | None = None  # the action of that last step
+    stuttering: bool = False  # the lasso ends by stuttering forever in its last state
+    stopped: bool = False
+
+
+class Unsupported(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------- formula analysis
+
+
+def _tools(model: Any) -> tuple[Any, Any, Any]:
+    comp = getattr(model, "compiler", None)
+    env = getattr(model, "env", None)
+    node_of = getattr(model, "_expr_node", None)
+    if comp is None or env is None or node_of is None:
+        raise Unsupported("the model offers no compiler")
+    return comp, env, node_of
+
+
+_TEMPORAL_OPS = frozenset({"[]", "<>", "~>", "-+->"})
+
+
+def has_temporal(comp: Any, node: Any, env: Any, _seen: set | None = None, _depth: int = 0) -> bool:
+    """Whether ``node`` (through the definitions it uses) contains a temporal operator."""
+    from specula.tla import ast as A
+
+    seen = _seen if _seen is not None else set()
+    if _depth > 200:
+        return False
+    if isinstance(node, (A.Fairness, A.TemporalQuant)):
+        return True
+    if isinstance(node, A.OpApp) and node.name in _TEMPORAL_OPS and not node.prefix:
+        return True
+    if isinstance(node, (A.Name, A.OpApp)):
+        target = None
+        try:
+            if isinstance(node, A.OpApp) and node.prefix:
+                op, ienv = comp._instance_op(node, env)
+                if op.body is not None and op.native is None:
+                    target = (op.body, op.env or ienv)
+            elif node.name not in env.locals:
+                b = comp.resolve(node.name, env, None)
+                if b[0] == "op" and b[1].native is None and b[1].body is not None:
+                    target = (b[1].body, b[1].env or env)
+        except Exception:
+            target = None
+        if target is not None and id(target[0]) not in seen:
+            seen.add(id(target[0]))
+            if has_temporal(comp, target[0], target[1], seen, _depth + 1):
+                return True
+    for child in A.children(node) if hasattr(A, "children") else ():
+        if has_temporal(comp, child, env, seen, _depth + 1):
+            return True
+    return False
+
+
+def liveness_plan(model: Any, cfg: Any, names: Iterable[str]) -> tuple[list[Obligation], list[Fair], dict[str, str]]:
+    """Obligations for the temporal parts of the named properties, the spec's fairness, and for
+    each property that cannot be handled the reason (it stays "not checked")."""
+    from specula.tla import ast as A
+    from specula.tla.compile import PRIME
+
+    comp, env0, node_of = _tools(model)
+    frame = comp.frame
+    obligations: list[Obligation] = []
+    unsupported: dict[str, str] = {}
+
+    def unfold(node: Any, env: Any) -> tuple[Any, Any] | None:
+        try:
+            if isinstance(node, A.OpApp) and node.prefix and not node.args:
+                op, ienv = comp._instance_op(node, env)
+                if op.body is not None and not op.params and op.native is None:
+                    return op.body, op.env or ienv
+                return None
+            nm = node.name if isinstance(node, A.Name) or (isinstance(node, A.OpApp) and not node.args) else None
+            if nm is None or nm in env.locals:
+                return None
+            b = comp.resolve(nm, env, getattr(node, "span", None))
+        except Exception:
+            return None
+        if b[0] == "op" and b[1].native is None and b[1].body is not None and not b[1].params:
+            return b[1].body, b[1].env or env
+        return None
+
+    def unfold_all(node: Any, env: Any) -> tuple[Any, Any]:
+        for _ in range(30):
+            u = unfold(node, env)
+            if u is None:
+                break
+            node, env = u
+        return node, env
+
+    def state_pred(node: Any, env: Any) -> Callable[[State], bool] | None:
+        if has_temporal(comp, node, env):
+            return None
+        try:
+            fn, deps = comp.expr(node, env)
+        except Exception:
+            return None
+        if PRIME in deps:
+            return None
+        return lambda s, fn=fn: fn(s, None, frame) is True
+
+    def angle(action: Any, sub: Any, env: Any) -> Callable[[State, State], bool]:
+        fn, _ = comp.expr(A.AngleAction(action, sub), env)
+        return lambda s, t, fn=fn: fn(s, t, frame) is True
+
+    def expand_quant(node: Any, env: Any) -> list[Any]:
+        """\\A x \\in S : body -> one env per binding (constant-level domains only)."""
+        from specula.tla.values import enumerate_set, ordered
+
+        envs = [env]
+        for b in node.bounds:
+            if b.domain is None or b.tuple:
+                raise Unsupported("unbounded or tuple quantifier in a temporal formula")
+            new = []
+            for e in envs:
+                dom = comp.expr(b.domain, e)[0](None, None, frame)
+                for v in ordered(enumerate_set(dom)):
+                    new.append(e.bind({n: ("const", v) for n in b.names}) if len(b.names) == 1 else None)
+                    if len(b.names) != 1:
+                        raise Unsupported("several names bound at once in a temporal quantifier")
+            envs = new
+        return envs
+
+    def is_op(node: Any, name: str) -> bool:
+        return isinstance(node, A.OpApp) and node.name == name and not node.prefix
+
+    def walk(prop: str, node: Any, env: Any, out: list[Obligation], depth: int = 0) -> None:
+        if depth > 60:
+            raise Unsupported("formula nested too deeply")
+        node, env = unfold_all(node, env)
+        if isinstance(node, A.And) or is_op(node, "/\\"):
+            for a in node.args:
+                walk(prop, a, env, out, depth + 1)
+            return
+        if isinstance(node, A.Quant) and node.kind == "A":
+            for e in expand_quant(node, env):
+                walk(prop, node.body, e, out, depth + 1)
+            return
+        if state_pred(node, env) is not None:
+            return  # checked on initial states by the safety search
+        if is_op(node, "[]") and len(node.args) == 1:
+            x, xenv = unfold_all(node.args[0], env)
+            if isinstance(x, A.BoxAction) or state_pred(x, xenv) is not None:
+                return  # [][A]_v and []P: safety search
+            if is_op(x, "<>") and len(x.args) == 1:
+                y, yenv = unfold_all(x.args[0], xenv)
+                if isinstance(y, A.AngleAction):
+                    out.append(Obligation(prop, "AE_step", "[]<><<A>>_v", step=angle(y.action, y.sub, yenv)))
+                    return
+                p = state_pred(y, yenv)
+                if p is not None:
+                    out.append(Obligation(prop, "AE", "[]<>P", p=p))
+                    return
+            if is_op(x, "=>") and len(x.args) == 2:
+                lhs = state_pred(x.args[0], xenv)
+                r, renv = unfold_all(x.args[1], xenv)
+                if lhs is not None and is_op(r, "<>") and len(r.args) == 1:
+                    q = state_pred(r.args[0], renv)
+                    if q is not None:
+                        out.append(Obligation(prop, "LT", "P ~> Q", p=lhs, q=q))
+                        return
+            if isinstance(x, A.Quant) and x.kind == "A":
+                for e in expand_quant(x, xenv):
+                    walk(prop, A.OpApp("[]", (x.body,)), e, out, depth + 1)
+                return
+            if isinstance(x, A.And) or is_op(x, "/\\"):
+                for a in x.args:
+                    walk(prop, A.OpApp("[]", (a,)), xenv, out, depth + 1)
+                return
+            raise Unsupported("[] over a formula of this shape")
+        if is_op(node, "<>") and len(node.args) == 1:
+            x, xenv = unfold_all(node.args[0], env)
+            if is_op(x, "[]") and len(x.args) == 1:
+                p = state_pred(x.args[0], xenv)
+                if p is not None:
+                    out.append(Obligation(prop, "EA", "<>[]P", p=p))
+                    return
+            p = state_pred(x, xenv)
+            if p is not None:
+                out.append(Obligation(prop, "E", "<>P", p=p))
+                return
+            if isinstance(x, A.AngleAction):
+                out.append(Obligation(prop, "E_step", "<><<A>>_v", step=angle(x.action, x.sub, xenv)))
+                return
+            raise Unsupported("<> over a formula of this shape")
+        if is_op(node, "~>") and len(node.args) == 2:
+            p = state_pred(node.args[0], env)
+            q = state_pred(node.args[1], env)
+            if p is not None and q is not None:
+                out.append(Obligation(prop, "LT", "P ~> Q", p=p, q=q))
+                return
+            raise Unsupported("~> between formulas that are not state predicates")
+        if isinstance(node, A.Fairness):
+            out.append(Obligation(prop, node.kind, f"{node.kind}_v(A)", step=angle(node.action, node.sub, env)))
+            return
+        raise Unsupported(f"temporal formula of this shape ({type(node).__name__})")
+
+    for name in names:
+        out: list[Obligation] = []
+        try:
+            walk(name, node_of(name), env0, out)
+        except Unsupported as exc:
+            unsupported[name] = str(exc)
+            continue
+        except Exception as exc:  # evaluation problems while unfolding: report, do not guess
+            unsupported[name] = f"cannot analyse: {exc}"
+            continue
+        obligations.extend(out)
+
+    fairness = spec_fairness(model, cfg)
+    return obligations, fairness, unsupported
+
+
+def spec_fairness(model: Any, cfg: Any) -> list[Fair]:
+    """WF/SF conjuncts of the SPECIFICATION (through definitions and \\A quantifiers)."""
+    from specula.tla import ast as A
+
+    name = getattr(cfg, "specification", None)
+    if not name:
+        return []
+    comp, env0, node_of = _tools(model)
+    frame = comp.frame
+    out: list[Fair] = []
+
+    def unfold(node: Any, env: Any) -> tuple[Any, Any] | None:
+        try:
+            if isinstance(node, A.OpApp) and node.prefix and not node.args:
+                op, ienv = comp._instance_op(node, env)
+                return (op.body, op.env or ienv) if op.body is not None and not op.params else None
+            nm = node.name if isinstance(node, A.Name) or (isinstance(node, A.OpApp) and not node.args) else None
+            if nm is None or nm in env.locals:
+                return None
+            b = comp.resolve(nm, env, None)
+        except Exception:
+            return None
+        if b[0] == "op" and b[1].native is None and b[1].body is not None and not b[1].params:
+            return b[1].body, b[1].env or env
+        return None
+
+    def walk(node: Any, env: Any, depth: int = 0) -> None:
+        if depth > 60:
+            return
+        u = unfold(node, env)
+        if u is not None:
+            walk(u[0], u[1], depth + 1)
+            return
+        if isinstance(node, A.And) or (isinstance(node, A.OpApp) and node.name == "/\\" and not node.prefix):
+            for a in node.args:
+                walk(a, env, depth + 1)
+            return
+        if isinstance(node, A.Fairness):
+            fn, _ = comp.expr(A.AngleAction(node.action, node.sub), env)
+            out.append(Fair(node.kind, f"{node.kind}", lambda s, t, fn=fn: fn(s, t, frame) is True))
+            return
+        if isinstance(node, A.Quant) and node.kind == "A":
+            from specula.tla.values import enumerate_set, ordered
+
+            envs = [env]
+            for b in node.bounds:
+                if b.domain is None or b.tuple or len(b.names) != 1:
+                    return
+                new = []
+                for e in envs:
+                    dom = comp.expr(b.domain, e)[0](None, None, frame)
+                    for v in ordered(enumerate_set(dom)):
+                        new.append(e.bind({b.names[0]: ("const", v)}))
+                envs = new
+            for e in envs:
+                walk(node.body, e, depth + 1)
+
+    walk(node_of(name), env0)
+    return out
+
+
+# --------------------------------------------------------------------------- graph algorithms
+
+
+def _sccs(nodes: list[int], allowed: Callable[[int], bool], out: list[list[int]], dst: array, edge_ok: Callable[[int], bool]) -> list[list[int]]:
+    """Tarjan's SCCs of the subgraph induced by ``nodes`` (iterative)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on: set[int] = set()
+    stack: list[int] = []
+    result: list[list[int]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, i = work[-1]
+            edges = out[v]
+            advanced = False
+            while i < len(edges):
+                e = edges[i]
+                i += 1
+                w = dst[e]
+                if not allowed(w) or not edge_ok(e):
+                    continue
+                if w not in index:
+                    work[-1] = (v, i)
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, 0))
+                    advanced = True
+                    break
+                if w in on and index[w] < low[v]:
+                    low[v] = index[w]
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                result.append(comp)
+    return result
+
+
+class _Checker:
+    def __init__(self, g: Graph, fairness: list[Fair], deadline: float | None) -> None:
+        self.g = g
+        self.loop_label: str | None = None
+        self.out = g.out_edges()
+        self.fair = fairness
+        self.deadline = deadline
+        n = len(g.states)
+        # per fairness constraint: edges that are <<A>>_v steps, states enabling <<A>>_v
+        self.fair_step: list[bytearray] = []
+        self.fair_enabled: list[bytearray] = []
+        for f in fairness:
+            step = self.step_mask(f.step)
+            en = bytearray(n)
+            for e, u in enumerate(g.src):
+                if step[e]:
+                    en[u] = 1
+            self.fair_step.append(step)
+            self.fair_enabled.append(en)
+
+    def tick(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise TimeoutError
+
+    def step_mask(self, fn: Callable[[State, State], bool]) -> bytearray:
+        st, src, dst = self.g.states, self.g.src, self.g.dst
+        m = bytearray(len(src))
+        for e in range(len(src)):
+            if fn(st[src[e]], st[dst[e]]):
+                m[e] = 1
+        return m
+
+    def node_mask(self, fn: Callable[[State], bool], negate: bool = False) -> bytearray:
+        m = bytearray(len(self.g.states))
+        for i, s in enumerate(self.g.states):
+            if bool(fn(s)) != negate:
+                m[i] = 1
+        return m
+
+    def fair_scc(self, nodes: list[int], node_ok: bytearray | None, edge_ok: Callable[[int], bool], must: bytearray | None) -> tuple[list[int], list] | None:
+        """A fair SCC within ``nodes`` (and its witnesses: edges/nodes the cycle must visit)."""
+        dst = self.g.dst
+        allowed_set = set(nodes)
+        for comp in _sccs(nodes, allowed_set.__contains__, self.out, dst, edge_ok):
+            self.tick()
+            cset = set(comp)
+            inner = [e for v in comp for e in self.out[v] if dst[e] in cset and edge_ok(e)]
+            witnesses: list = []
+            if must is not None:
+                hit = next((v for v in comp if must[v]), None)
+                if hit is None:
+                    continue
+                witnesses.append(("node", hit))
+            fair = True
+            remove: set[int] = set()
+            for k, f in enumerate(self.fair):
+                step, en = self.fair_step[k], self.fair_enabled[k]
+                e_hit = next((e for e in inner if step[e]), None)
+                if e_hit is not None:
+                    witnesses.append(("edge", e_hit))
+                    continue
+                if f.kind == "WF":
+                    off = next((v for v in comp if not en[v]), None)
+                    if off is None:
+                        fair = False
+                        break
+                    witnesses.append(("node", off))
+                else:  # SF: no step in the component -> it must avoid the enabling states
+                    ens = [v for v in comp if en[v]]
+                    if ens:
+                        fair = False
+                        remove.update(ens)
+            if fair:
+                return comp, witnesses
+            if remove and len(remove) < len(comp):
+                sub = [v for v in comp if v not in remove]
+                found = self.fair_scc(sub, node_ok, edge_ok, must)
+                if found is not None:
+                    return found
+        return None
+
+    # ------------------------------------------------------------------ paths
+    def path(self, sources: Iterable[int], targets: set[int], region: Callable[[int], bool], edge_ok: Callable[[int], bool] = lambda e: True) -> list[int] | None:
+        """Shortest edge path (list of edge ids) from any source to any target within region;
+        [] when a source is a target; None when unreachable."""
+        parent: dict[int, int] = {}
+        q: deque[int] = deque()
+        for s in sources:
+            if s in targets:
+                return []
+            if region(s) and s not in parent:
+                parent[s] = -1
+                q.append(s)
+        dst = self.g.dst
+        while q:
+            v = q.popleft()
+            for e in self.out[v]:
+                if not edge_ok(e):
+                    continue
+                w = dst[e]
+                if w in parent or not region(w):
+                    continue
+                parent[w] = e
+                if w in targets:
+                    edges = []
+                    while parent[w] != -1:
+                        e2 = parent[w]
+                        edges.append(e2)
+                        w = self.g.src[e2]
+                    edges.reverse()
+                    return edges
+                q.append(w)
+        return None
+
+    def lasso(self, start_nodes: list[int], prefix_region: Callable[[int], bool], comp: list[int], witnesses: list, edge_ok: Callable[[int], bool]) -> tuple[list[tuple[str | None, State]], int | None, bool]:
+        g = self.g
+        cset = set(comp)
+        inside = cset.__contains__
+        pre = self.path(start_nodes, cset, prefix_region) or []
+        # the first state of the lasso
+        if pre:
+            first = g.src[pre[0]]
+            entry = g.dst[pre[-1]]
+        else:
+            entry = next((s for s in start_nodes if s in cset), comp[0])
+            first = entry
+        trace: list[tuple[str | None, State]] = [(None, g.states[first])]
+        for e in pre:
+            trace.append((g.labels[g.act[e]], g.states[g.dst[e]]))
+        # the cycle: visit every witness, then come back to the entry
+        cur = entry
+        cyc: list[int] = []
+        visited = {entry}
+        for kind, w in witnesses:
+            if kind == "edge":
+                if w in cyc:
+                    continue
+                to = self.path([cur], {g.src[w]}, inside, edge_ok)
+                if to is None:
+                    continue
+                cyc += to + [w]
+                cur = g.dst[w]
+            else:
+                if w in visited:
+                    continue
+                to = self.path([cur], {w}, inside, edge_ok)
+                if to is None:
+                    continue
+                cyc += to
+                cur = w
+            visited.update(g.dst[e] for e in cyc)
+        if cur != entry or not cyc:
+            back = self.path_nonempty(cur, entry, inside, edge_ok) if cur == entry else self.path([cur], {entry}, inside, edge_ok)
+            cyc += back or []
+        loop_at = len(trace)  # 1-based number of the entry state
+        for e in cyc:
+            trace.append((g.labels[g.act[e]], g.states[g.dst[e]]))
+        if not cyc:
+            return trace, None, True  # stutter forever in the entry state
+        if trace and cyc and g.dst[cyc[-1]] == entry:
+            trace.pop()  # the last step returns to the entry: print "Back to state"
+            self.loop_label = g.labels[g.act[cyc[-1]]]
+        return trace, loop_at, False
+
+    def path_nonempty(self, u: int, v: int, region: Callable[[int], bool], edge_ok: Callable[[int], bool]) -> list[int] | None:
+        dst = self.g.dst
+        for e in self.out[u]:
+            if edge_ok(e) and region(dst[e]):
+                if dst[e] == v:
+                    return [e]
+                rest = self.path([dst[e]], {v}, region, edge_ok)
+                if rest is not None:
+                    return [e] + rest
+        return None
+
+
+def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair], max_seconds: float | None = None) -> list[LivenessResult]:
+    """Check every obligation on the graph; one result per property (first violation wins)."""
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    results: dict[str, LivenessResult] = {}
+    try:
+        ck = _Checker(g, fairness, deadline)
+    except TimeoutError:
+        return [LivenessResult(o.prop, False, stopped=True) for o in obligations]
+    n = len(g.states)
+    everything = list(range(n))
+    always = lambda e: True  # noqa: E731
+    anywhere = lambda v: True  # noqa: E731
+    for ob in obligations:
+        if ob.prop in results and results[ob.prop].violated:
+            continue
+        try:
+            found = None
+            start, region = g.inits, anywhere
+            edge_ok: Callable[[int], bool] = always
+            if ob.kind == "AE":  # []<>P: fair cycle inside ~P
+                notp = ck.node_mask(ob.p, negate=True)  # type: ignore[arg-type]
+                nodes = [v for v in everything if notp[v]]
+                found = ck.fair_scc(nodes, notp, always, None)
+            elif ob.kind == "EA":  # <>[]P: fair cycle visiting ~P
+                notp = ck.node_mask(ob.p, negate=True)  # type: ignore[arg-type]
+                found = ck.fair_scc(everything, None, always, notp)
+            elif ob.kind == "E":  # <>P: ~P from an initial state on, into a fair cycle
+                notp = ck.node_mask(ob.p, negate=True)  # type: ignore[arg-type]
+                reach = _reach([i for i in g.inits if notp[i]], ck, lambda v: bool(notp[v]))
+                found = ck.fair_scc(sorted(reach), notp, always, None)
+                start, region = [i for i in g.inits if notp[i]], (lambda v, r=reach: v in r)
+            elif ob.kind == "LT":  # P ~> Q: from P /\ ~Q through ~Q into a fair cycle
+                notq = ck.node_mask(ob.q, negate=True)  # type: ignore[arg-type]
+                pm = ck.node_mask(ob.p)  # type: ignore[arg-type]
+                triggers = [v for v in everything if pm[v] and notq[v]]
+                reach = _reach(triggers, ck, lambda v: bool(notq[v]))
+                found = ck.fair_scc(sorted(reach), notq, always, None)
+                if found is not None:
+                    # prefix: initial state -> a trigger (any path), then ~Q path into the cycle
+                    comp, wit = found
+                    tail = ck.path(triggers, set(comp), lambda v, r=reach: v in r) or []
+                    trig = g.src[tail[0]] if tail else next(t for t in triggers if t in set(comp))
+                    head = ck.path(g.inits, {trig}, anywhere) or []
+                    trace, loop_at, stut = ck.lasso([trig], lambda v, r=reach: v in r, comp, wit, always)
+                    pre_states = [(None, g.states[g.src[head[0]]])] if head else []
+                    for e in head:
+                        pre_states.append((g.labels[g.act[e]], g.states[g.dst[e]]))
+                    if pre_states:
+                        trace = pre_states + trace[1:]
+                        loop_at = None if loop_at is None else loop_at + len(pre_states) - 1
+                    results[ob.prop] = LivenessResult(
+                        ob.prop, True, f"Temporal property {ob.prop} ({ob.text}) is violated.", trace,
+                        loop_to=loop_at, loop_label=ck.loop_label, stuttering=stut,
+                    )
+                    continue
+            elif ob.kind in ("AE_step", "WF", "SF", "E_step"):
+                steps = ck.step_mask(ob.step)  # type: ignore[arg-type]
+                edge_ok = lambda e, m=steps: not m[e]  # noqa: E731
+                if ob.kind == "AE_step":
+                    found = ck.fair_scc(everything, None, edge_ok, None)
+                elif ob.kind == "E_step":  # <><<A>>_v: a fair behavior that never takes it
+                    reach = _reach(g.inits, ck, anywhere, edge_ok)
+                    found = ck.fair_scc(sorted(reach), None, edge_ok, None)
+                    region = lambda v, r=reach: v in r  # noqa: E731
+                else:
+                    en = bytearray(n)
+                    for e, u in enumerate(g.src):
+                        if steps[e]:
+                            en[u] = 1
+                    if ob.kind == "WF":
+                        nodes = [v for v in everything if en[v]]
+                        found = ck.fair_scc(nodes, en, edge_ok, None)
+                    else:
+                        found = ck.fair_scc(everything, None, edge_ok, en)
+            if found is None:
+                results.setdefault(ob.prop, LivenessResult(ob.prop, False))
+                continue
+            comp, wit = found
+            trace, loop_at, stut = ck.lasso(start, region, comp, wit, edge_ok)
+            results[ob.prop] = LivenessResult(
+                ob.prop, True, f"Temporal property {ob.prop} ({ob.text}) is violated.", trace,
+                loop_to=loop_at, loop_label=ck.loop_label, stuttering=stut,
+            )
+        except TimeoutError:
+            results[ob.prop] = LivenessResult(ob.prop, False, "liveness check stopped at the time limit", stopped=True)
+    return list(results.values())
+
+
+def _reach(sources: Iterable[int], ck: _Checker, region: Callable[[int], bool], edge_ok: Callable[[int], bool] = lambda e: True) -> set[int]:
+    seen = {s for s in sources if region(s)}
+    q = deque(seen)
+    dst = ck.g.dst
+    while q:
+        v = q.popleft()
+        for e in ck.out[v]:
+            w = dst[e]
+            if w not in seen and edge_ok(e) and region(w):
+                seen.add(w)
+                q.append(w)
+    return seen

@@ -1,0 +1,7 @@
+---- MODULE LiveCycleAbs ----
+EXTENDS Naturals
+VARIABLE b
+Init == b = 0
+Next == b' = 1 - b
+Spec == Init /\ [][Next]_b /\ WF_b(Next)
+====

@@ -1,0 +1,12 @@
+---- MODULE LiveLeadsOk ----
+VARIABLES req, grant
+vars == <<req, grant>>
+Init == req = FALSE /\ grant = FALSE
+Request == ~req /\ req' = TRUE /\ UNCHANGED grant
+Grant == req /\ ~grant /\ grant' = TRUE /\ UNCHANGED req
+Reset == grant /\ req' = FALSE /\ grant' = FALSE
+Next == Request \/ Grant \/ Reset
+Spec == Init /\ [][Next]_vars /\ WF_vars(Grant) /\ WF_vars(Reset)
+Served == req ~> grant
+AlwaysServed == [](req => <>grant)
+====

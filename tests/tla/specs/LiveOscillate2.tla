@@ -1,0 +1,11 @@
+---- MODULE LiveOscillate2 ----
+EXTENDS Naturals
+VARIABLE x
+Init == x = 0
+Next == \/ x = 0 /\ x' = 1
+        \/ x = 1 /\ x' = 0
+        \/ x = 1 /\ x' = 2
+        \/ x = 2 /\ x' = 2
+Spec == Init /\ [][Next]_x /\ WF_x(Next)
+NotStuck == []<>(x = 0)
+====
