@@ -77,6 +77,9 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
         put(PhaseScore("conformance", 0.0, skip))
     elif inputs.windows is None:
         put(PhaseScore("conformance", 0.0, "no traces or windows for this task"))
+    elif not inputs.windows:
+        targets = ", ".join(inputs.target_actions) or "the target actions"
+        put(PhaseScore("conformance", 0.0, f"the traces have no windows of {targets} (is a mapping of trace actions needed?)"))
     elif _want(inputs, "conformance"):
         from specula.phases.conformance import conformance
 

@@ -166,3 +166,14 @@ def test_html_report_is_self_contained():
     page = render_html(card)
     assert page.startswith("<!doctype html>") and "<script" not in page and "http" not in page.split("<body>")[1]
     assert "Acq" in page and "3/4" in page and "Safe&lt;" in page and "Counterexample" in page
+
+
+def test_evaluate_skips_conformance_when_no_window_is_of_a_target_action():
+    from specula.phases import EvalInputs, evaluate
+
+    card = evaluate(EvalInputs(spec=SPECS / "Counter.tla", cfg=SPECS / "Counter.cfg", windows=[],
+                               target_actions=["IncX"], runtime=FAST, only=("conformance",)))
+    assert card.score("syntax") == 1.0 and card.score("runtime") == 1.0
+    assert "no windows of IncX" in card.phases["conformance"].skipped
+    assert card.phases["invariants"].skipped  # no templates
+    assert card.overall == 0.5
