@@ -30,6 +30,7 @@ MUTATORS = frozenset(
     CompareAndSwap LoadOrStore LoadAndDelete Set Inc Dec Push Pop Insert Remove Append Reset""".split()
 )
 
+_VIA = {"inc_statement": "++", "dec_statement": "++", "update_expression": "++", "send_statement": "<-"}
 _SIG_MAX = 240
 _TEXT_MAX = 48
 _LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
@@ -409,7 +410,7 @@ class _Extractor:
             elif kind == "write":
                 b = caps.get("base")
                 m = caps.get("method")
-                via = _text(m[0]) if m else ("++" if node.type in ("inc_statement", "dec_statement", "update_expression") else "=")
+                via = _text(m[0]) if m else _VIA.get(node.type, "=")
                 writes.append(Write(name, caller, self.path, line, _short(b[0]) if b else None, via))
             elif kind == "mutate":
                 m = caps.get("method")

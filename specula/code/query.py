@@ -312,7 +312,7 @@ class WriteList:
 
 def _render_write(w: Write) -> str:
     target = f"{w.base}.{w.target}" if w.base else w.target
-    op = {"=": " =", "++": " ++"}.get(w.via, f".{w.via}(…)")
+    op = {"=": " =", "++": " ++", "<-": " <- …"}.get(w.via, f".{w.via}(…)")
     return f"{w.file}:{w.line} {w.function or '<top level>'}: {target}{op}"
 
 

@@ -11,7 +11,7 @@ def test_index_json(fixtures, capsys):
     assert main(["code", "index", str(fixtures / "go"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["files"] == 2 and data["languages"] == {"go": 2}
-    assert data["symbols"]["method"] == 4 and data["files_with_syntax_errors"] == ["broken.go"]
+    assert data["symbols"]["method"] == 5 and data["files_with_syntax_errors"] == ["broken.go"]
     assert main(["code", "index", str(fixtures / "go"), "--tests"]) == 0
     assert "3 files" in capsys.readouterr().out
 

@@ -67,7 +67,8 @@ CALLS = {
 # (function qualname, target, line, via)
 WRITES = {
     "go": [("Node.becomeCandidate", "term", 34, "++"), ("Node.becomeCandidate", "votes", 36, "="),
-           ("Node.reset", "votes", 42, "delete"), ("Node.becomeCandidate", "step", 33, "=")],
+           ("Node.reset", "votes", 42, "delete"), ("Node.becomeCandidate", "step", 33, "="),
+           ("transport.deliver", "outbox", 72, "<-")],
     "rust": [("Raft.become_candidate", "term", 23, "="), ("Raft.become_candidate", "votes", 24, "insert"),
              ("Raft.reset", "votes", 30, "clear")],
     "c": [("server_become_candidate", "current_term", 17, "++"), ("server_become_candidate", "votes", 18, "="),

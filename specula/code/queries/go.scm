@@ -53,6 +53,10 @@
   [(identifier) @name.reference.write
    (selector_expression operand: (_) @base field: (field_identifier) @name.reference.write)]) @reference.write
 
+(send_statement
+  channel: [(identifier) @name.reference.write
+            (selector_expression operand: (_) @base field: (field_identifier) @name.reference.write)]) @reference.write
+
 (call_expression
   function: (identifier) @method (#eq? @method "delete")
   arguments: (argument_list .
