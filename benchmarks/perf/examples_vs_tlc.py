@@ -23,11 +23,11 @@ from pathlib import Path
 WORKER = r"""
 import json, sys, time
 from specula.tla.checker import Limits, check, build_model
-spec, cfg, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
+spec, cfg, secs, lib = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
 t = time.monotonic()
 out = {}
 try:
-    model, c = build_model(spec, cfg)
+    model, c = build_model(spec, cfg, search_path=(lib,) if lib else ())
     r = check(model, Limits(max_seconds=secs), cfg=c)
     out = {"verdict": r.verdict, "distinct": r.distinct, "generated": r.generated, "depth": r.depth,
            "message": r.message[:300], "stopped": r.stopped,
@@ -102,7 +102,7 @@ def agree(row: Row, res: dict) -> tuple[str, str]:
     return "agree", ""
 
 
-def run(examples: Path, only: str | None, timeout: float, out_json: Path | None) -> list[Row]:
+def run(examples: Path, only: str | None, timeout: float, out_json: Path | None, library: str = "") -> list[Row]:
     rows: list[Row] = []
     for tla, cfg, md in models(examples, only):
         rel = str(cfg.relative_to(examples / "specifications"))
@@ -110,7 +110,7 @@ def run(examples: Path, only: str | None, timeout: float, out_json: Path | None)
         t = time.monotonic()
         try:
             proc = subprocess.run(
-                [sys.executable, "-c", WORKER, str(tla), str(cfg), str(timeout)],
+                [sys.executable, "-c", WORKER, str(tla), str(cfg), str(timeout), library],
                 capture_output=True, text=True, timeout=timeout + 30, cwd=tla.parent,
             )
             line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("@@RESULT@@")), None)
@@ -144,8 +144,9 @@ def main() -> None:
     ap.add_argument("--only", default=None)
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--library", default="/work/ext/cmtla", help="community modules as TLA+ (TLC's -DTLA-Library)")
     a = ap.parse_args()
-    run(a.examples, a.only, a.timeout, a.json)
+    run(a.examples, a.only, a.timeout, a.json, a.library)
 
 
 if __name__ == "__main__":
