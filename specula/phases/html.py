@@ -160,7 +160,11 @@ def render_html(card: Scorecard) -> str:
         else:
             body = _RENDER[p](ps.detail)
         sections.append(f"<h2>{_TITLE[p]} — {card.score(p):.3f}</h2>{body}")
-    meta = " · ".join(f"{_e(k)}: {_e(v)}" for k, v in card.meta.items())
+    meta = " · ".join(
+        f"{_e(k.replace('_', ' '))}: {_e(', '.join(map(str, v)) if isinstance(v, list) else v)}"
+        for k, v in card.meta.items()
+        if v not in (None, [], "")
+    )
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>specula scorecard — {_e(card.task or card.spec)}</title><style>{_CSS}</style></head><body>"
