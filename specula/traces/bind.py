@@ -394,10 +394,10 @@ class Binder:
             if mv is None:
                 if not input_used:
                     choices.append("input message ignored (no message parameter or message variable)")
-            elif not input_used or mv not in pre:
+            elif mv not in pre:
                 # the consumed message was in flight: put it into the (unobserved) message variable
                 msg = self.value(w.input, None, table, False, choices)
-                pre[mv] = self._add_message(pre.get(mv), self.info.templates.get(mv), msg)
+                pre[mv] = self._add_message(None, self.info.templates.get(mv), msg)
                 choices.append(f"input message put into {mv}" + (" (pre-state)" if input_used else ""))
 
         free: dict[str, list[Any]] = {}

@@ -105,3 +105,23 @@ def test_arrays_and_integer_actor_over_model_value_nodes():
     assert bound.pre["pc"] == V.make_fn({T[0]: "idle", T[1]: "trying", T[2]: "idle"})
     assert bound.params == {"p": T[1]}
     assert any("read as element 2 of the node set" in c for c in bound.choices)
+
+
+def test_input_message_goes_into_the_message_variable_by_its_type():
+    msg = {"type": "MsgVote", "from": "n2", "to": "n1", "term": 1}
+    expected = V.make_fn({"type": "MsgVote", "from": N[1], "to": N[0], "term": 1})
+    for tmpl, want in [
+        (frozenset(), frozenset({expected})),  # a set of messages
+        ((), (expected,)),  # a sequence (channel)
+        (V.make_fn({V.make_fn({"type": "x"}): 0}), V.make_fn({expected: 1})),  # a bag
+    ]:
+        inf = SpecInfo(("msgs", "x"), {"Recv": ()}, {"msgs": tmpl, "x": 0}, NAMES, N)
+        b = Binder(inf)
+        bound = b.bind(Window(1, "t", 0, "Recv", {"x": 0}, {"x": 1}, input=msg))
+        assert bound.pre["msgs"] == want
+        assert "input message put into msgs" in bound.choices
+    # observed in the window: left as observed; a message parameter takes the input
+    inf = SpecInfo(("net", "x"), {"Recv": ("m",)}, {"net": frozenset(), "x": 0}, NAMES, N)
+    b = Binder(inf, parse_mapping("message_var: net\n"))
+    bound = b.bind(Window(1, "t", 0, "Recv", {"x": 0, "net": []}, {"x": 1}, input=msg))
+    assert bound.pre["net"] == frozenset() and bound.params == {"m": expected}
