@@ -567,7 +567,7 @@ def _check(model: Any, b: Bound, binder: Binder, domains: dict[str, dict[str, li
                 return False, Cause(b.action, "error", f"evaluation error: {exc}"), None
         else:
             loc = _span_loc(getattr(exc, "span", None))
-            return False, Cause(b.action, "error", f"evaluation error: {exc}", location=loc), None
+            return False, Cause(b.action, "error", f"evaluation error: {exc}{_unobserved_hint(str(exc))}", location=loc), None
     except SpeculaError as exc:
         return False, Cause(b.action, "error", str(exc)), None
     except Exception as exc:  # noqa: BLE001 - an engine failure is a scored error, never a crash
@@ -578,6 +578,17 @@ def _check(model: Any, b: Bound, binder: Binder, domains: dict[str, dict[str, li
         params = getattr(verdict, "params", None) or {}
         return True, None, {k: _fmt(v) for k, v in params.items()}
     return False, _cause_of(b, verdict), None
+
+
+def _unobserved_hint(msg: str) -> str:
+    import re
+
+    m = re.search(r"<unobserved (\w+)>", msg)
+    if not m:
+        return ""
+    v = m.group(1)
+    return (f" (the window does not observe {v} and TypeOK gives no small domain for it: observe it, "
+            f"or give variables.{v}.domain or .value in the mapping)")
 
 
 def _check_over_domains(model: Any, b: Bound, domains: dict[str, dict[str, list]]) -> Any:
