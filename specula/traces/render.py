@@ -23,6 +23,8 @@ def render_conformance(res: Any, console: Any) -> None:
         lb = "[green]1[/]" if a.leaderboard else "[red]0[/]"
         table.add_row(a.action, str(a.total), str(a.passed), f"{a.rate:.1%}", lb)
     console.print(table)
+    if not res.total:
+        console.print("[yellow]no windows to validate (check --actions, the mapping's action names, and the files)[/]")
     if res.causes:
         console.print("[bold]Failure causes[/] (failing windows grouped by cause)")
         for c in res.causes:
