@@ -925,5 +925,12 @@ def validate_files(
                 traces.append(tr)
         else:
             windows.extend(iter_windows(f, issues, fmt))
+    if targets is not None:
+        keep = [w for w in windows if (mapping.spec_action(w.action) if mapping else w.action) in set(targets)]
+        if len(keep) < len(windows):
+            others = sorted({w.action for w in windows} - {w.action for w in keep})
+            issues.append(TraceIssue("", None, f"{len(windows) - len(keep)} windows of non-target actions skipped "
+                                     f"({', '.join(others)})", "warning"))
+        windows = keep
     return conformance(spec_path, cfg_path, windows, mapping, targets=targets, traces=traces, issues=issues,
                        search_path=search_path)

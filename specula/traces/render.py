@@ -45,6 +45,9 @@ def render_conformance(res: Any, console: Any) -> None:
         console.print("[dim]binding choices:[/]")
         for k, n in list(res.choices.items())[:10]:
             console.print(f"[dim]  {_esc(k)} ({n} windows)[/]")
+    for i in res.issues:
+        if i.severity == "warning" and not i.path:
+            console.print(f"[dim]{_esc(i.message)}[/]")
     errs = [i for i in res.issues if i.severity == "error"]
     for i in errs[:10]:
         console.print(f"[yellow]{_esc(i.location())}: {_esc(i.message)}[/]")
