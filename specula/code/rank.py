@@ -25,6 +25,7 @@ class RankWeights:
     exact_name: float = 10.0  # a focus identifier equals the symbol's name (case/underscore-insensitive)
     word_match: float = 4.0  # idf-weighted share of the name's words that the focus mentions
     signature_words: float = 1.0  # idf-weighted focus words in the signature (beyond the name)
+    body_words: float = 3.0  # idf-weighted share of the focus words that a function's body mentions
     parent_match: float = 2.0  # the symbol's type/receiver is named in the focus
     file_match: float = 4.0  # the symbol's file is named in the focus
     single_word_exact: float = 0.4  # factor (times the word's idf) for exact matches of one-word names
@@ -151,6 +152,34 @@ def _relevance(sym: Symbol, focus: Focus, idf: dict[str, float], w: RankWeights,
     return score
 
 
+def _body_relevance(index: RepoIndex, nodes: list[Symbol], focus: Focus, idf: dict[str, float]) -> dict[int, float]:
+    """For each function, the idf-weighted share of the focus words its body mentions (in [0, 1]).
+
+    Bodies are read from the checkout (not cached): identifiers are split into words, so a focus
+    ``HandleVoteRequest`` finds the ``switch`` on ``MsgVote`` inside ``Step``."""
+    fw = {x: idf.get(x, 1.0) for x in focus.words}
+    total = sum(fw.values()) or 1.0
+    by_file: dict[str, list[int]] = {}
+    for i, s in enumerate(nodes):
+        if s.kind in FUNCTION_KINDS and s.end_line > s.line:
+            by_file.setdefault(s.file, []).append(i)
+    out: dict[int, float] = {}
+    for path, idxs in by_file.items():
+        try:
+            lines = (index.root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for i in idxs:
+            s = nodes[i]
+            words: set[str] = set()
+            for ident in set(_IDENT.findall("\n".join(lines[s.line : s.end_line]))):
+                words.update(split_words(ident))
+            hit = sum(v for x, v in fw.items() if x in words)
+            if hit:
+                out[i] = hit / total
+    return out
+
+
 def rank_symbols(index: RepoIndex, focus: Focus | str = "", weights: RankWeights = RankWeights()) -> list[RankedSymbol]:
     """Functions, methods, types and globals of ``index``, best first."""
     if isinstance(focus, str):
@@ -161,6 +190,9 @@ def rank_symbols(index: RepoIndex, focus: Focus | str = "", weights: RankWeights
     pos = {id(s): i for i, s in enumerate(nodes)}
     rel = [_relevance(s, focus, idf, w, len(index.by_name.get(s.name, ())) or 1) for s in nodes]
     lang_of = {p: f.language for p, f in index.files.items()}
+    if w.body_words and focus.words:
+        for i, score in _body_relevance(index, nodes, focus, idf).items():
+            rel[i] += w.body_words * score
 
     # members (fields, locals) lend relevance to their type / function (same file first)
     by_qual_file: dict[tuple[str, str], int] = {}

@@ -76,3 +76,12 @@ def test_named_files_lead_the_map(index_of):
     m = repo_map(index_of("c"), "", budget=4000, files=["src/server.h"])
     assert m.text.splitlines()[1] == "src/server.h:"
     assert m.entries[0].symbol.file == "src/server.h"
+
+
+def test_body_words_find_code_named_differently(index_of):
+    ix = index_of("go")
+    # no name says "granted", but stepCandidate's body declares and returns it
+    ranked = rank_symbols(ix, "granted")
+    assert ranked[0].symbol.qualname == "stepCandidate"
+    off = rank_symbols(ix, "granted", RankWeights(body_words=0, member_share=0))
+    assert off[0].symbol.qualname != "stepCandidate"
