@@ -58,8 +58,10 @@ class Task:
         )
 
 
-def from_bench(bt: Any) -> Task:
-    """An agent task from a ``specula.bench.tasks.Task`` (bundled or SysMoBench)."""
+def from_bench(bt: Any, repo: Path | None = None) -> Task:
+    """An agent task from a ``specula.bench.tasks.Task`` (bundled or SysMoBench). The code the agent
+    reads is ``repo`` when given, else the task folder (bundled systems hold their code), else, for a
+    SysMoBench task, its target repository cloned at the task's pin."""
     base = Path(bt.dir).resolve()
     traces: list[Path] = list(bt.window_files)
     if bt.traces_dir is not None and Path(bt.traces_dir).is_dir():
@@ -68,12 +70,22 @@ def from_bench(bt: Any) -> Task:
     hidden += [base / m["spec"] for m in bt.mutants if "spec" in m]
     hidden += [base / "ref", base / "mutants"]
     inv = bt.invariants if bt.invariants is not None and Path(bt.invariants).is_file() else None
-    return Task(name=bt.name, module=bt.spec_module, repo=base, description=bt.description, language=bt.language,
+    code = repo or (_clone(bt.repository or {}, bt.name) if bt.kind == "sysmobench" else base)
+    return Task(name=bt.name, module=bt.spec_module, repo=Path(code).resolve(), description=bt.description, language=bt.language,
                 system_type=bt.system_type, source_files=list(bt.source_files),
                 required_actions=list(bt.target_actions), traces=[Path(t).resolve() for t in traces],
                 mapping=Path(bt.mapping).resolve() if bt.mapping else None,
                 invariants=Path(inv).resolve() if inv else None, hidden=[Path(h).resolve() for h in hidden],
                 task_file=(base / "task.yaml") if (base / "task.yaml").is_file() else None)
+
+
+def _local_repo(repo: str) -> Path:
+    from specula.code import resolve_repo
+
+    try:
+        return Path(resolve_repo(repo)).resolve()
+    except SpeculaError as exc:
+        raise InputError(f"--repo: {exc}", path=repo) from None
 
 
 def _clone(repository: dict[str, Any], name: str) -> Path:
@@ -100,24 +112,15 @@ def load_task(target: str, *, module: str | None = None, actions: list[str] | No
     is_task = (p / "task.yaml").is_file() or (p.name == "task.yaml" and p.is_file()) or not p.exists()
     if is_task:
         bt = bench_load(str(p.parent) if p.name == "task.yaml" else target, sysmobench)
-        task = from_bench(bt)
+        task = from_bench(bt, _local_repo(repo) if repo is not None else None)
         if module:
             task.module = module
-        if repo is None and bt.kind == "sysmobench":
-            task.repo = _clone(bt.repository or {}, bt.name)
     else:
         if not p.is_dir():
             raise InputError(f"{target!r} is neither a repository directory nor a task", path=target)
         if not module:
             raise ConfigError("a bare repository needs --module NAME (the TLA+ module to write)", field="module")
         task = Task(name=p.resolve().name, module=module, repo=p.resolve())
-    if repo is not None:
-        from specula.code import resolve_repo
-
-        try:
-            task.repo = Path(resolve_repo(repo)).resolve()
-        except SpeculaError as exc:
-            raise InputError(f"--repo: {exc}", path=repo) from None
     if actions:
         task.required_actions = list(actions)
     if traces:

@@ -130,3 +130,29 @@ def test_compact_elides_old_results_and_specs_but_keeps_task_and_recent():
     assert out[2].content.startswith("result 0") and "older result elided" in out[2].content
     assert [m.tool_call_id for m in out] == [m.tool_call_id for m in msgs]
     assert sum(len(m.content) for m in out) < 40_000
+
+
+def test_sysmobench_task_reads_the_system_cloned_at_its_pin(tmp_path, monkeypatch):
+    import subprocess
+
+    from specula.agent.task import load_task
+
+    monkeypatch.setenv("SPECULA_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "asterinas"
+    (src / "ostd" / "src" / "sync").mkdir(parents=True)
+    (src / "ostd" / "src" / "sync" / "spin.rs").write_text("pub fn lock() {}\n")
+    git = ["git", "-C", str(src), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q", str(src)], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-qm", "x"], check=True)
+    rev = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    bench = tmp_path / "SysMoBench"
+    (bench / "tla_eval" / "tasks" / "spin").mkdir(parents=True)
+    (bench / "tla_eval" / "tasks" / "spin" / "task.yaml").write_text(
+        f"name: spin\nspecModule: spin\nlanguage: rust\nrepository: {{url: 'file://{src}', commit: {rev}}}\n"
+        "source_files: [{path: ostd/src/sync/spin.rs}]\nwv: {target_actions: [AcquireLock, ReleaseLock]}\n")
+    task = load_task("spin", sysmobench=str(bench))
+    assert (task.repo / "ostd" / "src" / "sync" / "spin.rs").is_file() and task.repo != src.resolve()
+    assert task.required_actions == ["AcquireLock", "ReleaseLock"] and task.module == "spin"
+    local = load_task("spin", sysmobench=str(bench), repo=str(src))
+    assert local.repo == src.resolve()
