@@ -47,3 +47,30 @@ def test_provider_storm_exits_2_then_resume_with_budget_exits_1(tmp_path, capsys
                      "--model", f"openai/gpt-5@{server.openai_url}", "--budget", "iterations=2", "--json"])
         out2 = json.loads(capsys.readouterr().out)
     assert code == 1 and out2["status"] == "budget" and out2["run"] == out["run"]
+
+
+def test_ctrl_c_in_a_real_process_saves_and_exits_130(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = [{"tool_calls": [{"name": "read_spec", "arguments": {}}]}, {"text": "slow", "delay": 30}]
+    with ScriptedServer(script) as server:
+        env = {**os.environ, "OPENAI_API_KEY": FAKE_OPENAI_KEY}
+        proc = subprocess.Popen([sys.executable, "-m", "specula", "model", "spinlock", "--model",
+                                 f"openai/gpt-5@{server.openai_url}", "--runs-dir", str(tmp_path), "--json"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while len(server.requests) < 2 and time.time() < deadline:
+            time.sleep(0.1)
+        assert len(server.requests) == 2, "the second model call never started"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    assert result["status"] == "interrupted" and result["resumable"]
+    state = json.loads((Path(result["run"]) / "state.json").read_text())
+    assert state["status"] == "interrupted" and state["iterations"] == 1
+    assert FAKE_OPENAI_KEY not in (Path(result["run"]) / "transcript.jsonl").read_text()
