@@ -19,7 +19,7 @@ def test_focus_parsing():
 def test_focus_names_go_on_top(index_of):
     ix = index_of("go")
     ranked = rank_symbols(ix, "stepCandidate reset")
-    assert {r.symbol.name for r in ranked[:2]} == {"stepCandidate", "reset"}
+    assert ranked[0].symbol.name == "stepCandidate" and "reset" in {r.symbol.name for r in ranked[:3]}
     ranked = rank_symbols(ix, "how does a node become a candidate?")
     assert ranked[0].symbol.qualname == "Node.becomeCandidate"
 
