@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from specula.errors import EvalError, SpeculaError
-from specula.traces.bind import Binder, BindError, Bound, SpecInfo, raw_key, summary_matches
-from specula.traces.mapping import Mapping, Summary, load_mapping
+from specula.traces.bind import Binder, BindError, Bound, raw_key, summaries_match
+from specula.traces.follow import TraceFollow, follow_trace
+from specula.traces.mapping import Mapping, load_mapping
+from specula.traces.shape import check_step_over_domains, spec_info
 from specula.traces.window import Trace, TraceIssue, Window
 
 __all__ = [
@@ -45,7 +47,6 @@ __all__ = [
 
 SCHEMA = "specula.phase.conformance/1"
 MAX_EXAMPLES = 5
-MAX_TRACE_STATES = 20000
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,36 +135,6 @@ class ActionRow:
 
 
 @dataclass
-class TraceFollow:
-    """Whole-trace mode: how far a trace can be followed by the spec."""
-
-    trace_id: str
-    steps: int
-    followed: int  # steps matched before the state set became empty
-    ok: bool
-    failed_seq: int | None = None
-    failed_action: str | None = None
-    tried: list[str] = field(default_factory=list)  # spec actions tried at the failing step
-    explained_by: list[str] = field(default_factory=list)  # other actions that match the step
-    message: str = ""
-    max_states: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "trace_id": self.trace_id,
-            "steps": self.steps,
-            "followed": self.followed,
-            "ok": self.ok,
-            "failed_seq": self.failed_seq,
-            "failed_action": self.failed_action,
-            "tried": self.tried,
-            "explained_by": self.explained_by,
-            "message": self.message,
-            "max_states": self.max_states,
-        }
-
-
-@dataclass
 class ConformanceResult:
     score: float  # SysMoBench leaderboard P3
     actions: list[ActionRow] = field(default_factory=list)
@@ -246,155 +217,6 @@ class ConformanceResult:
 def _short(v: Any, n: int = 300) -> str:
     s = v if isinstance(v, str) else repr(v)
     return s if len(s) <= n else s[: n - 3] + "..."
-
-
-# ---------------------------------------------------------------------------------------------
-# spec shape
-
-
-def spec_info(model: Any, cfg: Any = None) -> SpecInfo:
-    """What binding needs from a Model: variables, actions and their parameters, a template value
-    per variable (first initial state), model value names, and the node set."""
-    from specula.tla import values as V
-
-    variables = tuple(model.variables)
-    actions: dict[str, tuple[str, ...]] = {}
-    for a in model.actions:
-        params = tuple(getattr(a, "params", ()) or ())
-        prev = actions.get(a.name, ())
-        actions[a.name] = prev + tuple(p for p in params if p not in prev)
-    # action operators Next reaches under a state-level \E (TLC does not split those, but a
-    # window names them: SysMoBench's window modules call the operator directly)
-    for name, params in _next_operators(model).items():
-        actions.setdefault(name, params)
-    templates: dict[str, Any] = {}
-    try:
-        first = next(iter(model.init_states()), None)
-    except (SpeculaError, Exception):  # noqa: BLE001 - a broken Init leaves us without templates
-        first = None
-    if first is not None:
-        templates = dict(zip(variables, first))
-    names: dict[str, Any] = {}
-    const_sets: list[Any] = []
-    constants = dict(getattr(cfg, "constants", {}) or {}) if cfg is not None else {}
-    for cname, cval in constants.items():
-        try:
-            val = V.from_python(cval)
-        except Exception:  # noqa: BLE001
-            continue
-        for x in _model_values(val):
-            names.setdefault(x.name, x)
-        names.setdefault(cname, val)
-        if val.__class__ is frozenset:
-            const_sets.append(val)
-    for n in ("None", "Nil", "NULL", "Null", "NoNode"):
-        if n not in names:
-            try:
-                names[n] = model.evaluate(n)
-            except Exception:  # noqa: BLE001 - not defined
-                pass
-    nodes, nodes_from = _guess_nodes(templates, const_sets, constants)
-
-    def evaluate(text: str) -> Any:
-        return model.evaluate(text)
-
-    return SpecInfo(variables, actions, templates, names, nodes, nodes_from, evaluate)
-
-
-def _next_operators(model: Any) -> dict[str, tuple[str, ...]]:
-    """Action-level operators reachable from Next: name -> formal parameter names."""
-    from specula.tla import ast as A
-
-    root = getattr(model, "root", None) or getattr(getattr(model, "spec", None), "root", None)
-    names = getattr(root, "names", None)
-    nxt = getattr(model, "next_name", None)
-    if not isinstance(names, dict) or nxt is None:
-        return {}
-    seen: set[str] = set()
-    if isinstance(nxt, A.Name):
-        nxt = nxt.name
-    if isinstance(nxt, str):
-        d = names.get(nxt)
-        body = getattr(getattr(d, "node", None), "body", None)
-        seen.add(nxt)
-    else:
-        body = nxt
-    if body is None:
-        return {}
-    out: dict[str, tuple[str, ...]] = {}
-
-    def is_action(node: Any, depth: int = 0) -> bool:
-        for n in A.walk(node):
-            if isinstance(n, A.Prime) or (isinstance(n, A.OpApp) and n.name == "UNCHANGED"):
-                return True
-            if depth < 2 and isinstance(n, (A.OpApp, A.Name)) and not getattr(n, "prefix", ()):
-                d = names.get(n.name)
-                if d is not None and getattr(d, "kind", "") == "op" and n.name not in seen_action:
-                    seen_action.add(n.name)
-                    if is_action(d.node.body, depth + 1):
-                        return True
-        return False
-
-    seen_action: set[str] = set()
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        for n in A.walk(node):
-            if not isinstance(n, (A.OpApp, A.Name)) or getattr(n, "prefix", ()):
-                continue
-            d = names.get(n.name)
-            if d is None or getattr(d, "kind", "") != "op" or n.name in seen:
-                continue
-            seen.add(n.name)
-            op = d.node
-            seen_action.clear()
-            if not is_action(op.body):
-                continue
-            params = tuple(p.name for p in getattr(op, "params", ()) or ())
-            out[n.name] = params
-            if not params:
-                stack.append(op.body)
-    return out
-
-
-def _model_values(v: Any) -> Iterable[Any]:
-    from specula.tla import values as V
-
-    if isinstance(v, V.ModelValue):
-        yield v
-    elif v.__class__ in (frozenset, tuple):
-        for x in v:
-            yield from _model_values(x)
-
-
-def _guess_nodes(templates: dict[str, Any], const_sets: list[Any], constants: dict[str, Any]) -> tuple[list[Any] | None, str]:
-    """The node set: the domain of per-node variables (a constant set when one matches)."""
-    from specula.tla import values as V
-
-    doms: Counter[frozenset[Any]] = Counter()
-    for v in templates.values():
-        if v.__class__ is V.Fn and v:
-            keys = frozenset(v.keys())
-            if any(k == keys for k in const_sets) or not all(isinstance(k, str) for k in keys):
-                doms[keys] += 1
-        elif v.__class__ is tuple and v and not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-            pass  # sequences of data are not per-node (a tuple of 1..N functions is ambiguous)
-    if doms:
-        best, _ = doms.most_common(1)[0]
-        name = next((n for n, c in constants.items() if _same_set(c, best)), "")
-        return V.ordered(best), f"domain of per-node variables{' (' + name + ')' if name else ''}"
-    if len(const_sets) == 1:
-        return V.ordered(const_sets[0]), "the cfg's only constant set"
-    return None, ""
-
-
-def _same_set(c: Any, s: frozenset[Any]) -> bool:
-    from specula.tla import values as V
-
-    try:
-        return V.from_python(c) == s
-    except Exception:  # noqa: BLE001
-        return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -562,7 +384,7 @@ def _check(model: Any, b: Bound, binder: Binder, domains: dict[str, dict[str, li
         verdict = model.check_step(b.action, b.pre, b.post, b.params or None, b.free or None)
     except EvalError as exc:
         if "needs a value for its parameter" in str(exc):
-            verdict = _check_over_domains(model, b, domains if domains is not None else {})
+            verdict = check_step_over_domains(model, b, domains if domains is not None else {})
             if verdict is None:
                 return False, Cause(b.action, "error", f"evaluation error: {exc}"), None
         else:
@@ -589,103 +411,6 @@ def _unobserved_hint(msg: str) -> str:
     v = m.group(1)
     return (f" (the window does not observe {v} and TypeOK gives no small domain for it: observe it, "
             f"or give variables.{v}.domain or .value in the mapping)")
-
-
-def _check_over_domains(model: Any, b: Bound, domains: dict[str, dict[str, list]]) -> Any:
-    """The engine needs every parameter of an action Next does not split out (it sits under a
-    state-level \\E): enumerate the unbound ones over the constant domains Next quantifies them
-    over, one check_step each; the first passing verdict wins, else the most informative one."""
-    import itertools
-
-    if b.action not in domains:
-        domains[b.action] = _param_domains(model, b.action)
-    doms = domains[b.action]
-    params = [p for p in _action_params(model, b.action) if p not in b.params]
-    if any(p not in doms for p in params):
-        return None
-    failing = []
-    for combo in itertools.product(*(doms[p] for p in params)):
-        ps = {**b.params, **dict(zip(params, combo))}
-        try:
-            v = model.check_step(b.action, b.pre, b.post, ps, b.free or None)
-        except EvalError:
-            continue
-        if v.ok:
-            return v
-        failing.append(v)
-    if not failing:
-        return None
-    # the guard held for some parameters: the post-state mismatch is the diagnosis
-    with_mm = [v for v in failing if getattr(v, "mismatched", None)]
-    if with_mm:
-        return with_mm[0]
-
-    def depth(v: Any) -> tuple[int, int]:
-        # conjuncts run in source order: the latest false conjunct got furthest
-        span = getattr(getattr(v, "false_conjunct", None), "span", None)
-        return (getattr(span, "line", 0) or 0, getattr(span, "col", 0) or 0)
-
-    return max(failing, key=depth)
-
-
-def _action_params(model: Any, action: str) -> tuple[str, ...]:
-    d = getattr(model.root, "names", {}).get(action)
-    return tuple(p.name for p in getattr(getattr(d, "node", None), "params", ()) or ())
-
-
-def _param_domains(model: Any, action: str) -> dict[str, list]:
-    """Constant-level domains of ``action``'s parameters where Next calls it under ``\\E x \\in S``."""
-    from specula.tla import ast as A
-    from specula.tla.values import enumerate_set, ordered
-
-    names = getattr(model.root, "names", {})
-    d = names.get(action)
-    if d is None:
-        return {}
-    formals = [p.name for p in d.node.params]
-    nxt = getattr(model, "next_name", None)
-    nxt = getattr(nxt, "name", nxt)
-    nd = names.get(nxt) if isinstance(nxt, str) else None
-    body = getattr(getattr(nd, "node", None), "body", None) if nd is not None else getattr(model, "next_name", None)
-    out: dict[str, list] = {}
-    seen: set[str] = set()
-
-    def const_domain(expr: Any) -> list | None:
-        try:
-            fn, deps = model.compiler.expr(expr, model.env)
-            if deps:
-                return None
-            return ordered(enumerate_set(fn(None, None, model.compiler.frame)))
-        except Exception:  # noqa: BLE001 - state-level or infinite: not enumerable here
-            return None
-
-    def visit(node: Any, bound: dict[str, Any], depth: int) -> None:
-        if isinstance(node, A.Quant) and node.kind == "E":
-            nb = dict(bound)
-            for bd in node.bounds:
-                for nm in bd.names:
-                    nb[nm] = None if bd.tuple else bd.domain
-            visit(node.body, nb, depth)
-            return
-        if isinstance(node, A.OpApp) and node.name == action and not node.prefix:
-            for p, arg in zip(formals, node.args):
-                if isinstance(arg, A.Name) and bound.get(arg.name) is not None and p not in out:
-                    dom = const_domain(bound[arg.name])
-                    if dom is not None:
-                        out[p] = dom
-            return
-        if isinstance(node, (A.Name, A.OpApp)) and not getattr(node, "args", ()) and depth < 4:
-            dd = names.get(node.name)
-            if dd is not None and getattr(dd, "kind", "") == "op" and not dd.node.params and node.name not in seen:
-                seen.add(node.name)
-                visit(dd.node.body, {}, depth + 1)
-                return
-        for c in A.children(node):
-            visit(c, bound, depth)
-
-    if body is not None:
-        visit(body, {}, 0)
-    return out
 
 
 def _cause_of(b: Bound, verdict: Any) -> Cause:
@@ -738,140 +463,10 @@ def _check_summaries(model: Any, b: Bound, binder: Binder, verdict: Any) -> tupl
         return False, Cause(b.action, "error", "the engine gives no successor states to compare abstracted variables"), None
     idx = {v: i for i, v in enumerate(model.variables)}
     for st in states:
-        if all(_summ_ok(st[idx[var]], s, binder.abstraction(var)) for var, s in b.post_summaries.items()):
+        if all(summaries_match(st[idx[var]], s, binder.abstraction(var)) for var, s in b.post_summaries.items()):
             params = getattr(verdict, "params", None) or {}
             return True, None, {k: _fmt(v) for k, v in params.items()}
     return False, Cause(b.action, "mismatch", f"post-state differs in {', '.join(sorted(b.post_summaries))} (by summary)"), None
-
-
-def _summ_ok(value: Any, s: Any, ab: Any) -> bool:
-    if isinstance(s, Summary):
-        return summary_matches(value, s, ab)
-    from specula.tla.values import ValueFault, apply_fn
-
-    try:
-        return all(summary_matches(apply_fn(value, n), sn, ab) for n, sn in s.items())
-    except (KeyError, TypeError, IndexError, ValueFault):
-        return False
-
-
-# ---------------------------------------------------------------------------------------------
-# whole-trace mode
-
-
-def follow_trace(model: Any, binder: Binder, trace: Trace, max_states: int = MAX_TRACE_STATES) -> TraceFollow:
-    """Follow ``trace`` keeping every spec state consistent with it so far; report the first step
-    where no state is left, which action was tried and which other actions would match."""
-    from specula.tla.values import tla_eq
-
-    variables = tuple(model.variables)
-    idx = {v: i for i, v in enumerate(variables)}
-    m = binder.mapping
-    names = {a.index: a.name for a in model.actions}
-
-    def observe(raw: dict[str, Any]) -> dict[int, Any]:
-        vals, summ = binder.state(raw)
-        obs: dict[int, Any] = {idx[k]: v for k, v in vals.items()}
-        for var, s in summ.items():
-            obs[idx[var]] = ("summary", s, binder.abstraction(var))
-        return obs
-
-    def agrees(state: tuple, obs: dict[int, Any]) -> bool:
-        for i, v in obs.items():
-            if v.__class__ is tuple and len(v) == 3 and v[0] == "summary":
-                if not _summ_ok(state[i], v[1], v[2]):
-                    return False
-            elif not tla_eq(state[i], v):
-                return False
-        return True
-
-    res = TraceFollow(trace.id, len(trace.steps), 0, False)
-    try:
-        obs0 = observe(trace.init) if trace.init is not None else {}
-        current = []
-        for s in model.init_states():
-            if agrees(s, obs0):
-                current.append(s)
-                if len(current) >= max_states:
-                    break
-    except (BindError, SpeculaError) as exc:
-        res.message = f"initial state: {exc}"
-        return res
-    if not current:
-        res.message = "no initial state of the spec agrees with the trace's initial state"
-        return res
-    res.max_states = len(current)
-    split = set(names.values())
-    domains: dict[str, dict[str, list]] = {}
-    prev_raw: dict[str, Any] = trace.init or {}
-    for step in trace.steps:
-        action = m.spec_action(step.action) if step.action else ""
-        # an operator Next reaches under a state-level \E is not split out (as in TLC): take any
-        # action's successors and keep those the named operator can produce (check_step)
-        action_filter = action if action in split else ""
-        params: dict[str, Any] = {}
-        try:
-            obs = observe(step.state)
-            if action and action in binder.info.actions:
-                params = binder.bind(Window(step.seq, trace.id, step.seq, step.action, prev_raw, step.state,
-                                            step.actor, step.params, step.input)).params
-        except BindError as exc:
-            res.failed_seq, res.failed_action, res.message = step.seq, action, f"step {step.seq}: {exc}"
-            return res
-        prev_raw = step.state
-        exact = bool(action) and action in binder.info.actions and (bool(params) or not action_filter)
-        nxt: dict[tuple, None] = {}
-        others: set[str] = set()
-        try:
-            for s in current:
-                for ai, t in model.next_states(s):
-                    name = names.get(ai, "")
-                    if action_filter and name != action_filter:
-                        if name not in others and agrees(t, obs):
-                            others.add(name)
-                        continue
-                    if t not in nxt and agrees(t, obs):
-                        if exact and not _can_step(model, action, s, t, params, domains):
-                            continue
-                        nxt[t] = None
-                        if len(nxt) >= max_states:
-                            break
-        except SpeculaError as exc:
-            res.failed_seq, res.failed_action, res.message = step.seq, action, f"step {step.seq}: {exc}"
-            return res
-        if not nxt:
-            res.failed_seq, res.failed_action = step.seq, action
-            res.tried = [action] if action else sorted(set(names.values()))
-            res.explained_by = sorted(others)
-            hint = f"; the step matches {', '.join(res.explained_by)} instead" if res.explained_by else ""
-            res.message = (
-                f"step {step.seq} ({action or 'any action'}) has no successor agreeing with the trace "
-                f"after {res.followed} matched step(s){hint}"
-            )
-            return res
-        current = list(nxt)
-        res.followed += 1
-        res.max_states = max(res.max_states, len(current))
-    res.ok = True
-    res.message = f"all {res.steps} steps followed"
-    return res
-
-
-def _can_step(model: Any, action: str, s: tuple, t: tuple, params: dict[str, Any],
-              domains: dict[str, dict[str, list]]) -> bool:
-    """Can ``action`` with ``params`` (others free) move the full state ``s`` to ``t``?"""
-    pre = dict(zip(model.variables, s))
-    post = dict(zip(model.variables, t))
-    b = Bound(action, pre, post, dict(params), {}, {}, [], "")
-    try:
-        v = model.check_step(action, pre, post, params or None)
-    except EvalError as exc:
-        if "needs a value for its parameter" not in str(exc):
-            return False
-        v = _check_over_domains(model, b, domains)
-    except Exception:  # noqa: BLE001
-        return False
-    return bool(v is not None and getattr(v, "ok", False))
 
 
 # ---------------------------------------------------------------------------------------------

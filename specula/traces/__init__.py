@@ -4,6 +4,7 @@ Formats are documented in docs/traces.md and docs/mapping.md.
 """
 
 from specula.traces.cut import cut_windows
+from specula.traces.follow import TraceFollow, follow_trace
 from specula.traces.mapping import Mapping, load_mapping, parse_mapping
 from specula.traces.readers import (
     detect_format,
@@ -15,6 +16,7 @@ from specula.traces.readers import (
     read_tlc_trace,
     read_trace,
 )
+from specula.traces.shape import spec_info
 from specula.traces.window import Step, Trace, TraceIssue, Window
 
 __all__ = [
@@ -34,4 +36,7 @@ __all__ = [
     "read_event_trace",
     "read_tlc_trace",
     "read_trace",
+    "follow_trace",
+    "TraceFollow",
+    "spec_info",
 ]

@@ -16,7 +16,7 @@ from specula.tla import values as V
 from specula.traces.mapping import Abstraction, Mapping, Summary, TlaExpr, VarMap
 from specula.traces.window import Window
 
-__all__ = ["SpecInfo", "Bound", "BindError", "Binder", "MESSAGE_PARAMS", "raw_key", "MESSAGE_VARS", "NONE_NAMES"]
+__all__ = ["SpecInfo", "Bound", "BindError", "Binder", "MESSAGE_PARAMS", "raw_key", "summary_matches", "summaries_match", "MESSAGE_VARS", "NONE_NAMES"]
 
 MESSAGE_PARAMS = ("m", "msg", "message")
 MESSAGE_VARS = ("msgs", "messages", "network", "net", "mailbox")
@@ -482,6 +482,16 @@ def summary_matches(value: Any, s: Summary, ab: Abstraction) -> bool:
         term = last if ab.term_field is None else (last.get(ab.term_field) if last.__class__ is V.Fn else None)
         return term == s.last_term and term.__class__ is int
     return True
+
+
+def summaries_match(value: Any, s: Any, ab: Any) -> bool:
+    """A spec value against a :class:`Summary` or per-node summaries ``{node: Summary}``."""
+    if isinstance(s, Summary):
+        return summary_matches(value, s, ab)
+    try:
+        return all(summary_matches(V.apply_fn(value, n), sn, ab) for n, sn in s.items())
+    except (KeyError, TypeError, IndexError, V.ValueFault):
+        return False
 
 
 def _hk(v: Any) -> Any:
