@@ -34,6 +34,8 @@ SPECS = [
     ("MultiPaxos_MC_small (344k)", EX / "MultiPaxos-SMR/MultiPaxos_MC_small.tla", None),
     ("MCBakery (655k)", EX / "Bakery-Boulangerie/MCBakery.tla", None),
     ("MCLamportMutex (724k)", EX / "lamport_mutex/MCLamportMutex.tla", None),
+    # liveness: 100k states, 5 WF constraints, []<>P for 5 processes (graph + fair-SCC search)
+    ("LiveBig liveness (100k)", HERE / "specs/LiveBig.tla", None),
 ]
 
 
