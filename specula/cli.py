@@ -106,6 +106,8 @@ def check_cmd(
         if json_out:
             _print_json(rep.to_dict())
         elif rep.ok:
+            if rep.diagnostics:  # warnings only
+                _console().print(render_full(rep.diagnostics, rep.sources), markup=False)
             _console().print(f"{spec}: syntax and semantics ok ({len(rep.modules)} modules)", markup=False)
         else:
             n = len(rep.diagnostics)
@@ -361,6 +363,17 @@ def code_fields(repo: str = _RepoArg, type_name: str = typer.Argument(..., metav
     from specula.code import type_fields
 
     _code_out(type_fields(_code_index(repo, tests, vendored, commit), type_name), json_out)
+
+
+@code_app.command("effects")
+def code_effects(repo: str = _RepoArg, function: str = typer.Argument(...),
+                 depth: int = typer.Option(1, "--depth", help="Also the writes of callees this deep."),
+                 tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+                 json_out: bool = JsonOpt) -> None:
+    """What a function writes (fields, globals), with its unambiguous callees' writes."""
+    from specula.code import effects
+
+    _code_out(effects(_code_index(repo, tests, vendored, commit), function, depth=depth), json_out)
 
 
 @code_app.command("writes")

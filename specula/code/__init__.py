@@ -22,6 +22,7 @@ __all__ = [
     "RankWeights", "Focus", "RankedSymbol", "rank_symbols", "RepoMap", "repo_map", "estimate_tokens",
     # agent-facing queries
     "search_code", "find_symbols", "show_symbol", "file_symbols", "callers", "callees", "type_fields", "writes_to",
+    "effects",
     "CodeMatch", "SearchResult", "SymbolList", "SymbolSource", "CallList", "TypeFields", "FieldWrites", "WriteList",
 ]
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from specula.code.index import index_repo
     from specula.code.model import Call, FileIndex, IndexStats, RepoIndex, Symbol, Write
     from specula.code.query import (CallList, CodeMatch, FieldWrites, SearchResult, SymbolList, SymbolSource,
-                                    TypeFields, WriteList, callees, callers, file_symbols, find_symbols,
+                                    TypeFields, WriteList, callees, callers, effects, file_symbols, find_symbols,
                                     search_code, show_symbol, type_fields, writes_to)
     from specula.code.rank import Focus, RankedSymbol, RankWeights, rank_symbols
     from specula.code.repo import resolve_repo

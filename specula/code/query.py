@@ -23,6 +23,7 @@ from specula.errors import CodeError
 __all__ = [
     "CodeMatch", "SearchResult", "SymbolList", "SymbolSource", "CallList", "FieldWrites", "TypeFields", "WriteList",
     "search_code", "find_symbols", "show_symbol", "file_symbols", "callers", "callees", "type_fields", "writes_to",
+    "effects",
 ]
 
 _KIND_ORDER = {"function": 0, "method": 0, "class": 1, "struct": 1, "interface": 1, "trait": 1, "enum": 1,
@@ -314,6 +315,43 @@ def _render_write(w: Write) -> str:
     target = f"{w.base}.{w.target}" if w.base else w.target
     op = {"=": " =", "++": " ++", "<-": " <- …"}.get(w.via, f".{w.via}(…)")
     return f"{w.file}:{w.line} {w.function or '<top level>'}: {target}{op}"
+
+
+def effects(index: RepoIndex, function: str, *, depth: int = 1, limit: int = 200) -> WriteList:
+    """What the function ``function`` writes (fields, globals, locals), in source order; with
+    ``depth`` > 0 also the writes of the callees it reaches whose definition is unambiguous
+    (``r.reset(...)`` -> ``raft.reset``), marked by their own function name."""
+    funcs = [s for s in _lookup(index, function) if s.kind in FUNCTION_KINDS]
+    if not funcs:
+        raise CodeError(f"no function named {function!r}", path=str(index.root))
+    seen: set[tuple[str, str]] = set()
+    frontier = [(funcs[0].qualname, funcs[0].file)]
+    out: list[Write] = []
+    for level in range(depth + 1):
+        nxt = []
+        for qual, path in frontier:
+            if (qual, path) in seen:
+                continue
+            seen.add((qual, path))
+            fw = [w for w in index.files[path].writes if w.function == qual]
+            out.extend(fw)
+            if level == depth:
+                continue
+            for c in index.calls_by_caller.get(qual, ()):
+                if c.file != path or c.kind != "call":
+                    continue
+                where = _definitions_at(index, c)
+                if len(where) == 1:
+                    file, line = where[0].rsplit(":", 1)
+                    target = next((s for s in index.files[file].symbols if s.line == int(line)
+                                   and s.kind in FUNCTION_KINDS), None)
+                    if target is not None:
+                        nxt.append((target.qualname, target.file))
+        frontier = nxt
+    root = funcs[0]
+    first = [w for w in out if w.function == root.qualname]
+    rest = [w for w in out if w.function != root.qualname]
+    return WriteList(root.qualname, (first + sorted(rest, key=lambda w: (w.function or "", w.line)))[:limit])
 
 
 def writes_to(index: RepoIndex, name: str, *, limit: int = 200) -> WriteList:

@@ -54,3 +54,11 @@ def test_errors_exit_2(fixtures, tmp_path, capsys):
     assert main(["code", "index", str(tmp_path / "missing")]) == 2
     assert "repository not found" in capsys.readouterr().err
     assert main(["code", "map", str(fixtures / "go"), "--budget", "0"]) == 2
+
+
+def test_effects_command(fixtures, capsys):
+    assert main(["code", "effects", str(fixtures / "rust"), "Raft.become_candidate", "--json"]) == 0
+    writes = json.loads(capsys.readouterr().out)["writes"]
+    assert [(w["function"], w["target"]) for w in writes] == [
+        ("Raft.become_candidate", "term"), ("Raft.become_candidate", "votes"), ("Raft.reset", "term"),
+        ("Raft.reset", "votes")]

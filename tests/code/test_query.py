@@ -125,3 +125,17 @@ def test_callees_resolve_through_declared_receivers(index_of):
     assert out.resolved == {"reset": ["node.go:40"], "okBefore": ["broken.go:3"]}
     # plain variables used as values are not listed as callees
     assert [c.name for c in callees(ix, "Node.reset").calls] == ["delete"]
+
+
+def test_effects_follow_unambiguous_callees(index_of):
+    from specula.code import effects
+
+    ix = index_of("go")
+    own = effects(ix, "Node.becomeCandidate", depth=0)
+    assert [(w.target, w.line) for w in own.writes] == [("step", 33), ("term", 34), ("votes", 35), ("votes", 36)]
+    deep = effects(ix, "Node.becomeCandidate")
+    assert [(w.function, w.target, w.via) for w in deep.writes[4:]] == [("Node.reset", "term", "="),
+                                                                        ("Node.reset", "votes", "delete")]
+    assert effects(ix, "stepCandidate", depth=2).writes[-1].function == "Node.reset"
+    with pytest.raises(CodeError):
+        effects(ix, "Node")
