@@ -4,7 +4,6 @@ Formats are documented in docs/traces.md and docs/mapping.md.
 """
 
 from specula.traces.cut import cut_windows
-from specula.traces.follow import TraceFollow, follow_trace
 from specula.traces.mapping import Mapping, load_mapping, parse_mapping
 from specula.traces.readers import (
     detect_format,
@@ -16,7 +15,6 @@ from specula.traces.readers import (
     read_tlc_trace,
     read_trace,
 )
-from specula.traces.shape import spec_info
 from specula.traces.window import Step, Trace, TraceIssue, Window
 
 __all__ = [
@@ -40,3 +38,15 @@ __all__ = [
     "TraceFollow",
     "spec_info",
 ]
+
+
+def __getattr__(name: str):  # engine-backed parts load on first use (they import specula.tla)
+    if name in ("follow_trace", "TraceFollow"):
+        from specula.traces import follow
+
+        return getattr(follow, name)
+    if name == "spec_info":
+        from specula.traces.shape import spec_info
+
+        return spec_info
+    raise AttributeError(name)
