@@ -143,8 +143,11 @@ def _guess_nodes(templates: dict[str, Any], const_sets: list[Any], constants: di
             keys = frozenset(v.keys())
             if any(k == keys for k in const_sets) or not all(isinstance(k, str) for k in keys):
                 doms[keys] += 1
-        elif v.__class__ is tuple and v and not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-            pass  # sequences of data are not per-node (a tuple of 1..N functions is ambiguous)
+        elif v.__class__ is tuple and v:
+            # a function over 1..N: per-node only when a constant set of the cfg is exactly 1..N
+            keys = frozenset(range(1, len(v) + 1))
+            if any(k == keys for k in const_sets):
+                doms[keys] += 1
     if doms:
         best, _ = doms.most_common(1)[0]
         name = next((n for n, c in constants.items() if _same_set(c, best)), "")

@@ -125,3 +125,16 @@ def test_input_message_goes_into_the_message_variable_by_its_type():
     b = Binder(inf, parse_mapping("message_var: net\n"))
     bound = b.bind(Window(1, "t", 0, "Recv", {"x": 0, "net": []}, {"x": 1}, input=msg))
     assert bound.pre["net"] == frozenset() and bound.params == {"m": expected}
+
+
+def test_node_set_is_the_constant_matching_per_node_variables():
+    from specula.traces.shape import _guess_nodes
+
+    T = [V.ModelValue("t1"), V.ModelValue("t2")]
+    consts = {"Server": frozenset({1, 2, 3}), "Value": frozenset({V.ModelValue("v1")}), "Threads": frozenset(T)}
+    sets = list(consts.values())
+    nodes, how = _guess_nodes({"term": (0, 0, 0), "log": ((), (), ())}, sets, consts)
+    assert nodes == [1, 2, 3] and "Server" in how
+    nodes, how = _guess_nodes({"pc": V.make_fn({t: "idle" for t in T}), "q": (1, 2)}, sets, consts)
+    assert nodes == T and "Threads" in how
+    assert _guess_nodes({"q": ("a", "b")}, sets, consts) == (None, "")
