@@ -570,8 +570,14 @@ def operator_table(c: "Compiler") -> dict[str, Callable]:
         return all(x in b for x in enumerate_set(a))
 
     def union(S: Any) -> Any:
+        parts = list(enumerate_set(S))
+        if any(isinstance(x, LazySet) and not x.finite for x in parts):
+            acc = parts[0]
+            for x in parts[1:]:
+                acc = UnionSet(acc, x, "cup")
+            return acc
         out: set = set()
-        for x in enumerate_set(S):
+        for x in parts:
             out |= to_frozenset(x)
         return frozenset(out)
 
@@ -630,6 +636,8 @@ def operator_table(c: "Compiler") -> dict[str, Callable]:
         def mem(s: Any, n: Any, e: list) -> bool:
             x = f0(s, n, e)
             S = f1(s, n, e)
+            if S.__class__ is frozenset:
+                return (x not in S) if negate else (x in S)
             try:
                 r = member(x, S)
             except ValueFault as exc:
@@ -703,9 +711,13 @@ def operator_table(c: "Compiler") -> dict[str, Callable]:
         return c.fold(prod, deps, node)
 
     def temporal_h(node: A.OpApp, env: "Env") -> tuple:
-        from specula.tla.compile import CompileError
+        span = node.span
+        name = node.name
 
-        raise CompileError(f"temporal operator {node.name} cannot be evaluated in a state", node.span)
+        def fail(s: Any, n: Any, e: list) -> Any:
+            raise EvalError(f"temporal operator {name} cannot be evaluated in a state", span)
+
+        return fail, frozenset({"S"})
 
     table: dict[str, Callable] = {
         "=": eq_h,

@@ -258,13 +258,14 @@ class Compiler:
         if not env.no_override and self.root is not None:
             # .cfg overrides (TLC): N = [Mod] v, N <-[Mod] Def, X = v / X <- Def over a definition X
             # (not inside a LET-level INSTANCE, whose definitions are fresh copies)
-            mk = (d.module, name)
-            if mk in self.module_constants:
-                return ("const", self.module_constants[mk])
-            if mk in self.module_subst:
-                td = self.root.names.get(self.module_subst[mk])
-                if td is not None and td is not d:
-                    return self._definition(td, Env(scope=self.root), span)
+            use_mod = getattr(getattr(env.scope, "module", None), "name", None)
+            for mk in ((d.module, name), (use_mod, name)):
+                if mk in self.module_constants:
+                    return ("const", self.module_constants[mk])
+                if mk in self.module_subst:
+                    td = self.root.names.get(self.module_subst[mk])
+                    if td is not None and td is not d:
+                        return self._definition(td, Env(scope=self.root), span)
             if kind in ("op", "func", "builtin-module-op", "constant"):
                 if kind != "constant" and name in self.constants and not getattr(d.node, "params", ()):
                     return ("const", self.constants[name])
@@ -500,8 +501,12 @@ class Compiler:
         if name is None:
             raise CompileError("expected an operator argument", getattr(a, "span", None))
         b = env.locals.get(name)
-        if b is None and name in B.INFIX_NATIVES:
-            return OpVal(name, (), None, None, native=B.INFIX_NATIVES[name], key=("native", name))
+        if b is None and name in self._BUILTIN_OPS and arity in (1, 2):
+            # a built-in operator passed as an argument (e.g. FoldSet(\cap, ...)): a synthetic
+            # definition applying it
+            ps = tuple(A.Param(f"__p{i}") for i in range(arity))
+            body = A.OpApp(name, tuple(A.Name(p.name) for p in ps), span=a.span)
+            return OpVal(name, ps, body, Env(), key=("builtin-op", name, arity))
         b = self._as_op(self.resolve(name, env, a.span))
         if b[0] != "op":
             raise CompileError(f"'{name}' is not an operator", a.span)
@@ -1150,14 +1155,14 @@ class Compiler:
             fv = f(s, n, e)
             x = a(s, n, e)
             c = fv.__class__
-            if c is tuple:
-                if x.__class__ is int and 0 < x <= len(fv):
-                    return fv[x - 1]
-            elif c is Fn and x.__class__ is not bool and x.__class__ is not int:
+            if c is Fn:
                 try:
                     return fv[x]
                 except (KeyError, TypeError):
                     pass
+            elif c is tuple:
+                if x.__class__ is int and 0 < x <= len(fv):
+                    return fv[x - 1]
             try:
                 return apply_fn(fv, x)
             except ValueFault as exc:

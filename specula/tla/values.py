@@ -66,30 +66,38 @@ class ValueFault(Exception):
     """An operation on values is undefined (TLC would report an evaluation error)."""
 
 
-class ModelValue:
-    """A TLC model value: equal only to itself (by name)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is ModelValue and other.name == self.name  # type: ignore[attr-defined]
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __hash__(self) -> int:
-        return hash(("$mv", self.name))
-
-    def __lt__(self, other: object) -> bool:
-        if other.__class__ is not ModelValue:
-            return NotImplemented
-        return self.name < other.name  # type: ignore[attr-defined]
+class _MVTag:
+    __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"ModelValue({self.name!r})"
+        return "<mv>"
+
+
+_MV_TAG = _MVTag()
+
+
+class ModelValue(tuple):
+    """A TLC model value: equal only to itself (by name).
+
+    A tuple subclass ``(tag, name)`` with a private tag, so hashing, equality and ordering run in
+    C (model values are dictionary keys and set members in most specs); no TLA+ value contains
+    the tag, and the class is checked by identity (``v.__class__ is ModelValue``) everywhere.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, name: str) -> "ModelValue":
+        return tuple.__new__(cls, (_MV_TAG, name))
+
+    @property
+    def name(self) -> str:
+        return self[1]
+
+    def __getnewargs__(self) -> tuple:  # pickling / copying
+        return (self[1],)
+
+    def __repr__(self) -> str:
+        return f"ModelValue({self[1]!r})"
 
 
 class Fn(dict):
@@ -652,12 +660,6 @@ def apply_fn(f: Any, x: Any) -> Any:
             raise ValueFault(
                 f"{format_value(x)} is not in the domain of {format_value(f)}"
             ) from None
-        if x.__class__ is bool or x.__class__ is int:
-            for k in f:
-                if k == x:
-                    if k.__class__ is not x.__class__:
-                        raise ValueFault(f"{format_value(x)} is not in the domain of {format_value(f)}")
-                    break
         return v
     if isinstance(f, LazyFn):
         return f.apply(x)
