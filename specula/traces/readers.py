@@ -60,7 +60,7 @@ def iter_json_lines(
     (and ``(line_number, BAD_LINE)`` for a malformed line, after reporting it, if ``yield_bad``)."""
     p = str(path)
     try:
-        fh = open(p, encoding="utf-8", errors="replace")
+        fh = open(p, encoding="utf-8-sig", errors="replace")
     except OSError as exc:
         raise TraceError(f"cannot read trace file: {exc.strerror or exc}", path=p) from None
     with fh:
@@ -96,7 +96,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     if action_from_filename(p):
         return "windows"
     try:
-        with open(p, encoding="utf-8", errors="replace") as fh:
+        with open(p, encoding="utf-8-sig", errors="replace") as fh:
             head = fh.read(65536)
     except OSError as exc:
         raise TraceError(f"cannot read trace file: {exc.strerror or exc}", path=p) from None
@@ -330,7 +330,7 @@ def read_tlc_trace(path: str | os.PathLike[str], issues: list[TraceIssue] | None
     p = str(path)
     trace = Trace(id=Path(p).name.split(".", 1)[0], source=p)
     try:
-        text = Path(p).read_text(encoding="utf-8", errors="replace")
+        text = Path(p).read_text(encoding="utf-8-sig", errors="replace")
     except OSError as exc:
         raise TraceError(f"cannot read trace file: {exc.strerror or exc}", path=p) from None
     try:

@@ -285,3 +285,10 @@ def test_json_lines_never_crash(tmp_path_factory, lines):
     got = list(iter_json_lines(p, issues))
     assert all(isinstance(n, int) for n, _ in got)
     assert len(got) + len(issues) <= len(lines) + 1
+
+
+def test_bom_and_crlf(tmp_path):
+    p = tmp_path / "windows_A.ndjson"
+    p.write_bytes(b'\xef\xbb\xbf{"id": 1, "pre": {"x": 1}, "post": {"x": 2}}\r\n# c\r\n{"id": 2, "pre": {"x": 2}, "post": {"x": 3}}\r\n')
+    issues: list[TraceIssue] = []
+    assert [w.id for w in iter_windows(p, issues)] == [1, 2] and issues == []
