@@ -385,6 +385,10 @@ class Binder:
                 params[p] = self._param_value(b["value"], table, choices)
             elif isinstance(b, TlaExpr):
                 params[p] = self.eval(b.text)
+        if w.params:
+            extra = sorted(k for k in w.params if k not in declared)
+            if extra:
+                choices.append(f"{action}: trace params {', '.join(extra)} are not parameters of the action (ignored)")
         unbound = [p for p in declared if p not in params]
         if unbound:
             choices.append(f"{action}: parameters {', '.join(unbound)} range over their domains in Next (not bound)")
