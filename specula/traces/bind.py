@@ -39,6 +39,7 @@ class SpecInfo:
     nodes: list[Any] | None = None  # the node set, in TLC order
     nodes_from: str = ""  # where the node set came from (for the choices)
     evaluate: Callable[[str], Any] | None = None  # constant-level TLA+ text -> value
+    definitions: frozenset[str] = frozenset()  # zero-arity definitions (a trace string may name one)
 
 
 @dataclass
@@ -89,6 +90,7 @@ class Binder:
         self._free_cache: dict[str, list[Any]] = {}
         self._node_fn_cache: dict[int, tuple[Any, bool]] = {}
         self._seq_nodes: bool | None = None
+        self._defs: dict[str, Any] = {}
         # SysMoBench windows give a log as logLen / logLastTerm: without a mapping entry for a
         # spec variable `log`, such windows compare it by those summaries
         self._auto: Mapping | None = None
@@ -204,17 +206,36 @@ class Binder:
 
     # -- values --------------------------------------------------------------------------------
 
-    def _scalar(self, raw: Any, tmpl: Any) -> Any:
+    def _definition(self, name: str) -> Any:
+        """The constant value of a zero-arity spec definition named ``name`` (None if there is
+        none, or it is not constant-level)."""
+        if name not in self._defs:
+            val = None
+            if self.info.evaluate is not None:
+                try:
+                    val = self.info.evaluate(name)
+                except Exception:  # noqa: BLE001 - state-level or broken: not a value name
+                    val = None
+            self._defs[name] = val
+        return self._defs[name]
+
+    def _scalar(self, raw: Any, tmpl: Any, choices: list[str] | None = None) -> Any:
         if isinstance(raw, TlaExpr):
             return self.eval(raw.text)
         c = raw.__class__
         if c is bool or c is int:
             return raw
         if c is str:
-            if tmpl.__class__ is str:
-                return raw
             hit = self.info.names.get(raw)
-            return raw if hit is None else hit
+            if hit is not None and tmpl.__class__ is not str:
+                return hit
+            if raw in self.info.definitions and raw not in self.info.names:
+                val = self._definition(raw)
+                if val is not None and not V.tla_eq(val, raw):
+                    if choices is not None:
+                        choices.append(f'string "{raw}" read as the spec\'s definition {raw} = {V.format_value(val)}')
+                    return val
+            return raw
         if raw is None:
             for n in NONE_NAMES:
                 if n in self.info.names:
@@ -228,7 +249,8 @@ class Binder:
         c = raw.__class__
         if c is list and tmpl.__class__ is tuple and tmpl and tmpl[0].__class__ is str and per_node is not True:
             # fast path: a sequence of strings/numbers where the spec has strings (e.g. pc per thread)
-            if all(x.__class__ is str or x.__class__ is int for x in raw) and (
+            defs = self.info.definitions
+            if all(x.__class__ is int or (x.__class__ is str and x not in defs) for x in raw) and (
                     self._is_seq_nodes() or not self._node_fn(tmpl) or not self.nodes or len(raw) != len(self.nodes)):
                 return tuple(raw)
         if c is list:
@@ -258,7 +280,7 @@ class Binder:
             return V.make_fn(out)
         if c is Summary:
             return raw
-        return self._scalar(raw, tmpl)
+        return self._scalar(raw, tmpl, choices)
 
     def _is_seq_nodes(self) -> bool:
         if self._seq_nodes is None:

@@ -64,7 +64,12 @@ def spec_info(model: Any, cfg: Any = None) -> SpecInfo:
     def evaluate(text: str) -> Any:
         return model.evaluate(text)
 
-    return SpecInfo(variables, actions, templates, names, nodes, nodes_from, evaluate)
+    root_names = getattr(getattr(model, "root", None), "names", None) or {}
+    definitions = frozenset(
+        n for n, d in root_names.items()
+        if getattr(d, "kind", "") == "op" and not getattr(getattr(d, "node", None), "params", ()) and n not in actions
+    )
+    return SpecInfo(variables, actions, templates, names, nodes, nodes_from, evaluate, definitions)
 
 
 def _next_operators(model: Any) -> dict[str, tuple[str, ...]]:

@@ -239,3 +239,21 @@ def test_garbage_windows_are_scored_never_crash(ws):
     assert len(res.windows) == len(windows)
     assert sum(c.count for c in res.causes) == res.total - res.passed
     json.dumps(res.to_dict())
+
+
+def test_strings_naming_spec_definitions(tmp_path):
+    """etcd windows say "StateCandidate"; a spec may define StateCandidate == "candidate"."""
+    (tmp_path / "R.tla").write_text(
+        "---- MODULE R ----\nCONSTANTS Nodes\nVARIABLES state\n"
+        'StateFollower == "follower"\nStateCandidate == "candidate"\n'
+        "Init == state = [n \\in Nodes |-> StateFollower]\n"
+        "Timeout(i) == state[i] = StateFollower /\\ state' = [state EXCEPT ![i] = StateCandidate]\n"
+        "Next == \\E i \\in Nodes : Timeout(i)\n====\n")
+    (tmp_path / "R.cfg").write_text("CONSTANTS Nodes = {1, 2, 3}\nINIT Init\nNEXT Next\n")
+    from specula.traces.window import Window
+
+    w = Window(1, "t", 0, "Timeout", {"state": ["StateFollower"] * 3},
+               {"state": ["StateFollower", "StateCandidate", "StateFollower"]}, actor=2)
+    res = conformance(tmp_path / "R.tla", tmp_path / "R.cfg", [w])
+    assert res.passed == 1
+    assert any('"StateCandidate" read as the spec\'s definition' in c for c in res.choices)
