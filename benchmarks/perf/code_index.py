@@ -56,6 +56,9 @@ CASES = [
          "raft-rs election: become_candidate, step_follower, step_candidate, become_leader, poll votes, "
          "the Raft and RaftCore state.",
          ["Raft.become_candidate", "Raft.step_follower", "Raft.step_candidate", "Raft.become_leader", "RaftCore"]),
+    Case("asterinas+asterinas",
+         "Asterinas spin lock (SysMoBench task spin): AcquireLock, ReleaseLock in ostd/src/sync/spin.rs",
+         ["SpinLock.acquire_lock", "SpinLock.release_lock", "SpinLock", "SpinLockInner"]),
 ]
 
 

@@ -114,13 +114,16 @@ def render_map(entries: list[RankedSymbol], members: _Members, header: str = "")
                     out.append(_line(s.end_line, "}"))
             elif s.kind in FUNCTION_KINDS:
                 locs = members.locals.get((s.file, s.qualname), [])
+                # name the class/impl type when the signature does not (Go receivers and C++ `T::m` do)
+                owner = f"  {'#' if python else '//'} {s.parent}" if s.kind == "method" and s.parent and \
+                    s.parent not in s.signature else ""
                 if s.signature.endswith(";"):  # no body to elide
-                    out.append(_line(s.line, s.signature))
+                    out.append(_line(s.line, s.signature + owner))
                     continue
                 if not locs:
-                    out.append(_line(s.line, s.signature + (": …" if python else " { … }")))
+                    out.append(_line(s.line, s.signature + (": …" if python else " { … }") + owner))
                     continue
-                out.append(_line(s.line, s.signature + (":" if python else " {")))
+                out.append(_line(s.line, s.signature + (":" if python else " {") + owner))
                 for loc in locs[:8]:
                     out.append(_line(loc.line, loc.signature, 4))
                 out.append(_line(s.end_line, "…" if python else "… }", 4 if python else 0))

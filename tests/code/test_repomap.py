@@ -50,7 +50,7 @@ def test_map_fits_budget_and_grows_with_it(index_of):
     assert small.entries[0].symbol.name == "lookForLeader"
     # the focus local is shown inside its function; bodies are elided
     assert "   21│    Map<Long, Long> recvset = new HashMap<>();" in large.text
-    assert "   36│protected boolean totalOrderPredicate(long newId, long curId) { … }" in large.text
+    assert "   36│protected boolean totalOrderPredicate(long newId, long curId) { … }  // Election\n" in large.text
     assert "return newId > curId" not in large.text
     json.dumps(large.to_dict())
     assert repo_map(ix, "x", budget=1).text == ""
@@ -61,7 +61,9 @@ def test_map_renders_types_with_fields(index_of):
     assert "   20│type Node struct {\n   21│    id uint64\n   22│    term uint64" in text
     assert "    7│type StateType int\n   63│    const StateFollower StateType = iota\n   64│    const StateCandidate" in text
     py = repo_map(index_of("python"), "become_candidate", budget=4000).text
-    assert "   14│def become_candidate(self): …" in py
+    assert "   14│def become_candidate(self): …  # Node\n" in py
+    go = repo_map(index_of("go"), "becomeCandidate", budget=4000).text
+    assert "   32│func (n *Node) becomeCandidate() { … }\n" in go  # the receiver already names the type
 
 
 def test_map_orders_files_by_best_symbol(index_of):
