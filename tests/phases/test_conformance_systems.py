@@ -24,7 +24,8 @@ def _systems():
     for task in sorted(SYSTEMS.glob("*/task.yaml")):
         t = yaml.safe_load(task.read_text())
         d = task.parent
-        if t.get("reference") and t.get("mapping") and (d / t.get("traces", "traces/")).is_dir():
+        tdir = d / t.get("traces", "traces/")
+        if t.get("reference") and t.get("mapping") and tdir.is_dir() and any(tdir.glob("*.ndjson")):
             out.append(pytest.param(d, t, id=d.name))
     return out
 
