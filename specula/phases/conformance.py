@@ -442,7 +442,16 @@ def _diff(name: str, expected: Any, reach: list[Any]) -> dict[str, str]:
 
     def line(x: Any, ys: list[Any]) -> str:
         more = " ..." if len(ys) > 3 else ""
-        return f"trace says {_fmt(x)}; spec can produce only " + (" or ".join(_fmt(y) for y in ys[:3]) or "nothing") + more
+        text = f"trace says {_fmt(x)}; spec can produce only " + (" or ".join(_fmt(y) for y in ys[:3]) or "nothing") + more
+        if len(ys) == 1 and x.__class__ is frozenset and ys[0].__class__ is frozenset:
+            extra, lacks = ys[0] - x, x - ys[0]
+            parts = []
+            if extra:
+                parts.append(f"spec also has {_fmt(frozenset(extra))}")
+            if lacks:
+                parts.append(f"spec lacks {_fmt(frozenset(lacks))}")
+            text += " (" + "; ".join(parts) + ")" if parts else ""
+        return text
 
     if len(reach) == 1:
         y = reach[0]

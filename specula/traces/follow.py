@@ -30,6 +30,8 @@ class TraceFollow:
     explained_by: list[str] = field(default_factory=list)  # other actions that match the step
     message: str = ""
     max_states: int = 0
+    #: steps of actions the spec lacks (not target actions, e.g. Crash), applied as observed changes
+    environment_steps: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -43,6 +45,7 @@ class TraceFollow:
             "explained_by": self.explained_by,
             "message": self.message,
             "max_states": self.max_states,
+            "environment_steps": self.environment_steps,
         }
 
 
@@ -110,6 +113,20 @@ def follow_trace(model: Any, binder: Binder, trace: Trace, max_states: int = MAX
             return res
         prev_raw = step.state
         exact = bool(action) and action in binder.info.actions and (bool(params) or not action_filter)
+        if action and action not in binder.info.actions:
+            # an action the spec does not model (an environment step such as a crash): the
+            # observed variables take their observed values, the hidden ones are kept
+            moved: dict[tuple, None] = {}
+            for st in current:
+                lst = list(st)
+                for i, v in obs.items():
+                    if not (v.__class__ is tuple and len(v) == 3 and v[0] == "summary"):
+                        lst[i] = v
+                moved[tuple(lst)] = None
+            current = list(moved)
+            res.environment_steps += 1
+            res.followed += 1
+            continue
         nxt: dict[tuple, None] = {}
         others: set[str] = set()
         try:
@@ -143,7 +160,9 @@ def follow_trace(model: Any, binder: Binder, trace: Trace, max_states: int = MAX
         res.followed += 1
         res.max_states = max(res.max_states, len(current))
     res.ok = True
-    res.message = f"all {res.steps} steps followed"
+    res.message = f"all {res.steps} steps followed" + (
+        f" ({res.environment_steps} steps of actions the spec lacks applied as observed changes)"
+        if res.environment_steps else "")
     return res
 
 

@@ -257,3 +257,19 @@ def test_strings_naming_spec_definitions(tmp_path):
     res = conformance(tmp_path / "R.tla", tmp_path / "R.cfg", [w])
     assert res.passed == 1
     assert any('"StateCandidate" read as the spec\'s definition' in c for c in res.choices)
+
+
+def test_whole_trace_environment_steps(tmp_path):
+    """A step of an action the spec does not model (a crash, a reset) moves the observed state on
+    without failing the trace, and is counted."""
+    (tmp_path / "t.ndjson").write_text(
+        '{"kind": "init", "state": {"lockState": "unlocked", "pc": [\"idle\", \"idle\", \"idle\"]}}\n'
+        '{"kind": "step", "seq": 1, "action": "TryAcquireBlocking", "actor": 1, "delta": {"pc": ["trying", "idle", "idle"]}}\n'
+        '{"kind": "step", "seq": 2, "action": "Crash", "actor": 1, "delta": {"pc": ["idle", "idle", "idle"]}}\n'
+        '{"kind": "step", "seq": 3, "action": "AcquireLock", "actor": 2, "delta": {"lockState": "locked", "pc": ["idle", "locked", "idle"]}}\n'
+    )
+    res = validate_files(SPECS / "spin.tla", SPECS / "spin.cfg", [tmp_path / "t.ndjson"], whole_trace=True,
+                         targets=["TryAcquireBlocking", "AcquireLock"])
+    (tr,) = res.traces
+    assert tr.ok and tr.environment_steps == 1 and tr.followed == 3
+    assert res.total == 2 and res.passed == 2  # the Crash step is no window
