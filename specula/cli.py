@@ -245,12 +245,14 @@ _RepoArg = typer.Argument(..., help="Repository: a directory, a git URL, or a ba
 _TestsOpt = typer.Option(False, "--tests", help="Also index test code.")
 _VendoredOpt = typer.Option(False, "--vendored", help="Also index vendored and generated code.")
 _CommitOpt = typer.Option(None, "--commit", help="Revision to check out (git repositories).")
+_IncludeOpt = typer.Option([], "--include", help="File or folder to index even if vendored/test/ignored (repeatable).")
 
 
-def _code_index(repo: str, tests: bool, vendored: bool, commit: Optional[str]):
+def _code_index(repo: str, tests: bool, vendored: bool, commit: Optional[str], include: Optional[list[str]] = None):
     from specula.code import IndexOptions, index_repo
 
-    opts = IndexOptions(include_tests=tests, include_vendored=vendored, include_generated=vendored)
+    opts = IndexOptions(include_tests=tests, include_vendored=vendored, include_generated=vendored,
+                        always_include=tuple(include or ()))
     return index_repo(repo, opts, commit=commit)
 
 
@@ -263,10 +265,10 @@ def _code_out(result, json_out: bool, found: bool = True) -> None:
 
 
 @code_app.command("index")
-def code_index(repo: str = _RepoArg, tests: bool = _TestsOpt, vendored: bool = _VendoredOpt,
+def code_index(repo: str = _RepoArg, tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt,
                commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
     """Index a repository (functions, types, fields, globals, calls, writes); cached by content hash."""
-    summary = _code_index(repo, tests, vendored, commit).summary()
+    summary = _code_index(repo, tests, vendored, commit, include).summary()
     if json_out:
         _print_json(summary)
         raise typer.Exit(0)
@@ -288,24 +290,24 @@ def code_map(repo: str = _RepoArg,
              budget: int = typer.Option(4000, "--budget", help="Approximate token budget."),
              name: list[str] = typer.Option([], "--name", help="Identifier to favour (repeatable)."),
              file: list[str] = typer.Option([], "--file", help="File to favour (repeatable)."),
-             tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+             tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt, commit: Optional[str] = _CommitOpt,
              json_out: bool = JsonOpt) -> None:
     """Ranked repo map for a focus: signatures with elided bodies, fitted to a token budget."""
     from specula.code import repo_map
 
     if budget <= 0:
         raise typer.BadParameter("--budget must be positive", param_hint="--budget")
-    _code_out(repo_map(_code_index(repo, tests, vendored, commit), focus, budget, names=name, files=file), json_out)
+    _code_out(repo_map(_code_index(repo, tests, vendored, commit, include), focus, budget, names=name, files=file), json_out)
 
 
 @code_app.command("show")
 def code_show(repo: str = _RepoArg, symbol: str = typer.Argument(..., help="Name, Type.name or file:name."),
               max_lines: int = typer.Option(250, "--max-lines"), tests: bool = _TestsOpt,
-              vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+              vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
     """Show a symbol's source with line numbers."""
     from specula.code import show_symbol
 
-    _code_out(show_symbol(_code_index(repo, tests, vendored, commit), symbol, max_lines=max_lines), json_out)
+    _code_out(show_symbol(_code_index(repo, tests, vendored, commit, include), symbol, max_lines=max_lines), json_out)
 
 
 @code_app.command("search")
@@ -314,12 +316,12 @@ def code_search(repo: str = _RepoArg, pattern: str = typer.Argument(...),
                 literal: bool = typer.Option(False, "--literal", help="Pattern is plain text, not a regex."),
                 ignore_case: bool = typer.Option(False, "-i", "--ignore-case"),
                 path: str = typer.Option("", "--path", help="Only under this folder or file."),
-                tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+                tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt, commit: Optional[str] = _CommitOpt,
                 json_out: bool = JsonOpt) -> None:
     """Search code lines by regex, or symbols by name (--symbol). Exit 1 when nothing matches."""
     from specula.code import find_symbols, search_code
 
-    ix = _code_index(repo, tests, vendored, commit)
+    ix = _code_index(repo, tests, vendored, commit, include)
     if symbol:
         res = find_symbols(ix, pattern)
         _code_out(res, json_out, bool(res.symbols))
@@ -329,61 +331,61 @@ def code_search(repo: str = _RepoArg, pattern: str = typer.Argument(...),
 
 @code_app.command("symbols")
 def code_symbols(repo: str = _RepoArg, file: str = typer.Argument(..., help="File path (a unique suffix works)."),
-                 tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+                 tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt, commit: Optional[str] = _CommitOpt,
                  json_out: bool = JsonOpt) -> None:
     """List a file's symbols."""
     from specula.code import file_symbols
 
-    _code_out(file_symbols(_code_index(repo, tests, vendored, commit), file), json_out)
+    _code_out(file_symbols(_code_index(repo, tests, vendored, commit, include), file), json_out)
 
 
 @code_app.command("callers")
 def code_callers(repo: str = _RepoArg, name: str = typer.Argument(...), tests: bool = _TestsOpt,
-                 vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+                 vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
     """Who calls NAME (by name; also uses as a function value)."""
     from specula.code import callers
 
-    res = callers(_code_index(repo, tests, vendored, commit), name)
+    res = callers(_code_index(repo, tests, vendored, commit, include), name)
     _code_out(res, json_out, bool(res.calls))
 
 
 @code_app.command("callees")
 def code_callees(repo: str = _RepoArg, name: str = typer.Argument(...), tests: bool = _TestsOpt,
-                 vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+                 vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
     """What function NAME calls, with where each callee is defined."""
     from specula.code import callees
 
-    _code_out(callees(_code_index(repo, tests, vendored, commit), name), json_out)
+    _code_out(callees(_code_index(repo, tests, vendored, commit, include), name), json_out)
 
 
 @code_app.command("fields")
 def code_fields(repo: str = _RepoArg, type_name: str = typer.Argument(..., metavar="TYPE"), tests: bool = _TestsOpt,
-                vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+                vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt, commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
     """The fields of a type and where each is written."""
     from specula.code import type_fields
 
-    _code_out(type_fields(_code_index(repo, tests, vendored, commit), type_name), json_out)
+    _code_out(type_fields(_code_index(repo, tests, vendored, commit, include), type_name), json_out)
 
 
 @code_app.command("effects")
 def code_effects(repo: str = _RepoArg, function: str = typer.Argument(...),
                  depth: int = typer.Option(1, "--depth", help="Also the writes of callees this deep."),
-                 tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+                 tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt, commit: Optional[str] = _CommitOpt,
                  json_out: bool = JsonOpt) -> None:
     """What a function writes (fields, globals), with its unambiguous callees' writes."""
     from specula.code import effects
 
-    _code_out(effects(_code_index(repo, tests, vendored, commit), function, depth=depth), json_out)
+    _code_out(effects(_code_index(repo, tests, vendored, commit, include), function, depth=depth), json_out)
 
 
 @code_app.command("writes")
 def code_writes(repo: str = _RepoArg, name: str = typer.Argument(..., help="field, Type.field or function.local"),
-                tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, commit: Optional[str] = _CommitOpt,
+                tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt, commit: Optional[str] = _CommitOpt,
                 json_out: bool = JsonOpt) -> None:
     """Where a field or variable is assigned or mutated."""
     from specula.code import writes_to
 
-    res = writes_to(_code_index(repo, tests, vendored, commit), name)
+    res = writes_to(_code_index(repo, tests, vendored, commit, include), name)
     _code_out(res, json_out, bool(res.writes))
 
 

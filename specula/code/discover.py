@@ -40,6 +40,21 @@ class IndexOptions:
     include_generated: bool = False
     languages: frozenset[str] = frozenset(LANGUAGES)
     max_file_bytes: int = 2_000_000
+    # repo-relative files or folders indexed even where a rule would skip them (the files a task
+    # names, e.g. redisraft's vendored ``deps/raft/src/raft_server.c``)
+    always_include: tuple[str, ...] = ()
+
+    def forces(self, rel: str) -> bool:
+        """Is ``rel`` (a file or folder) one of ``always_include`` or inside one?"""
+        for p in self.always_include:
+            p = p.strip("/").removeprefix("./")
+            if p and (rel == p or rel.startswith(p + "/")):
+                return True
+        return False
+
+    def leads_to_forced(self, rel_dir: str) -> bool:
+        """Is some ``always_include`` path inside the folder ``rel_dir``?"""
+        return any(p.strip("/").removeprefix("./").startswith(rel_dir + "/") for p in self.always_include)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +174,7 @@ def discover(root: Path, options: IndexOptions = IndexOptions()) -> tuple[list[S
     skipped: dict[str, int] = {}
     found: list[tuple[str, str]] = []
     counts = {"c": 0, "cpp": 0}
+    restricted: set[str] = set()  # folders a rule skips, walked only towards always_include paths
 
     def skip(reason: str) -> None:
         skipped[reason] = skipped.get(reason, 0) + 1
@@ -166,23 +182,33 @@ def discover(root: Path, options: IndexOptions = IndexOptions()) -> tuple[list[S
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
         rel_dir = "" if rel_dir == "." else rel_dir + "/"
+        here_restricted = rel_dir.rstrip("/") in restricted
         if ".gitignore" in filenames:
             rules.add_file(Path(dirpath) / ".gitignore", rel_dir)
         keep = []
         for d in sorted(dirnames):
             rel = rel_dir + d
+            reason = None
             if d.startswith(".") or d in BUILD_DIRS:
+                reason = "hidden"
+            elif not options.include_vendored and d in VENDOR_DIRS:
+                reason = "vendored"
+            elif not options.include_tests and d in TEST_DIRS:
+                reason = "test"
+            elif rules.ignored(rel, True):
+                reason = "gitignored"
+            if options.forces(rel):
+                keep.append(d)
                 continue
-            if not options.include_vendored and d in VENDOR_DIRS:
-                skip("vendored")
+            if reason is None and not here_restricted:
+                keep.append(d)
                 continue
-            if not options.include_tests and d in TEST_DIRS:
-                skip("test")
+            if options.leads_to_forced(rel):
+                restricted.add(rel)
+                keep.append(d)
                 continue
-            if rules.ignored(rel, True):
-                skip("gitignored")
-                continue
-            keep.append(d)
+            if reason not in (None, "hidden"):
+                skip(reason)
         dirnames[:] = keep
         for f in filenames:
             lang = language_for_path(f, "c")
@@ -191,6 +217,11 @@ def discover(root: Path, options: IndexOptions = IndexOptions()) -> tuple[list[S
             rel = rel_dir + f
             if lang in counts:
                 counts[lang] += 1
+            if options.forces(rel):
+                found.append((rel, lang))
+                continue
+            if here_restricted:
+                continue
             if rules.ignored(rel, False):
                 skip("gitignored")
                 continue

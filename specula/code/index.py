@@ -76,7 +76,7 @@ def index_repo(
         if len(data) > options.max_file_bytes:
             skipped["too-large"] = skipped.get("too-large", 0) + 1
             continue
-        if not options.include_generated and is_generated(sf.path, data[:2048]):
+        if not options.include_generated and not options.forces(sf.path) and is_generated(sf.path, data[:2048]):
             skipped["generated"] = skipped.get("generated", 0) + 1
             continue
         sha = content_sha(data)

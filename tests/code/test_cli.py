@@ -62,3 +62,13 @@ def test_effects_command(fixtures, capsys):
     assert [(w["function"], w["target"]) for w in writes] == [
         ("Raft.become_candidate", "term"), ("Raft.become_candidate", "votes"), ("Raft.reset", "term"),
         ("Raft.reset", "votes")]
+
+
+def test_include_option(tmp_path, capsys):
+    (tmp_path / "deps" / "raft").mkdir(parents=True)
+    (tmp_path / "deps" / "raft" / "server.c").write_text("int raft_become_leader(void) { return 1; }\n")
+    (tmp_path / "main.c").write_text("int main(void) { return 0; }\n")
+    assert main(["code", "show", str(tmp_path), "raft_become_leader"]) == 2
+    capsys.readouterr()
+    assert main(["code", "show", str(tmp_path), "raft_become_leader", "--include", "deps/raft/server.c"]) == 0
+    assert "deps/raft/server.c:1-1 function raft_become_leader" in capsys.readouterr().out
