@@ -117,6 +117,8 @@ class Spec:
     files: dict[str, str] = field(default_factory=dict)
     # module name -> its uninstantiated scope (every module loaded, including nested ones)
     scopes: dict[str, Scope] = field(default_factory=dict)
+    # problems SANY only warns about (e.g. a variable declared twice)
+    warnings: list[Diagnostic] = field(default_factory=list)
 
 
 @functools.lru_cache(maxsize=64)
@@ -133,6 +135,7 @@ class _Loader:
         self.files: dict[str, str] = {}
         self.sources: dict[str, str] = {}
         self.diags: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
         self.base_scopes: dict[str, Scope] = {}
         self.in_progress: list[str] = []
         self.from_stdlib: set[str] = set()
@@ -140,6 +143,11 @@ class _Loader:
         self.nested: dict[str, tuple[ast.Module, Scope]] = {}
 
     # ------------------------------------------------------------------ diagnostics
+
+    def warning(self, code: str, message: str, span: ast.Span | None) -> None:
+        if span is not None and span.line:
+            self.warnings.append(Diagnostic("warning", code, message, span.file, span.line, span.col,
+                                            span.end_line, span.end_col))
 
     def error(self, code: str, message: str, span: ast.Span | None, help: str | None = None) -> None:
         if span is None or span.line == 0:
@@ -263,6 +271,10 @@ class _Loader:
                 return  # SANY tolerates a duplicate whose text is identical (it only warns)
             if _recursive_placeholder(old) and d.kind in ("op", "func"):
                 pass  # RECURSIVE F(_) followed by its definition
+            elif old.kind == d.kind and d.kind in ("variable", "constant") and not imported:
+                where = span or _span_of(d)
+                self.warning("W203", f"{d.kind} '{d.name}' is declared twice", where)
+                return  # SANY only warns about a repeated declaration
             else:
                 where = span or _span_of(d)
                 prev = _span_of(old)
@@ -381,7 +393,7 @@ def _finish(loader: _Loader, root_module: ast.Module, path: str) -> Spec:
     for name in list(loader.nested):
         loader.base_scope(name, None)  # nested modules are checked even when never instantiated
     spec = Spec(root, dict(loader.modules), tuple(variables), tuple(constants), path, dict(loader.sources),
-                dict(loader.files), dict(loader.base_scopes))
+                dict(loader.files), dict(loader.base_scopes), list(loader.warnings))
     diags = list(loader.diags)
     if not diags:
         from specula.tla.semantic import check_spec
@@ -457,4 +469,4 @@ def check_syntax(path: str | Path, search_path: Iterable[str | Path] = ()) -> Sy
     except SpecError as exc:
         diags = sorted(exc.diagnostics(), key=lambda d: (d.file != str(path), d.file or "", d.line or 0, d.col or 0))
         return SyntaxReport(str(path), diags, {str(path): text}, [])
-    return SyntaxReport(str(path), [], spec.sources, sorted(spec.modules))
+    return SyntaxReport(str(path), list(spec.warnings), spec.sources, sorted(spec.modules))

@@ -82,6 +82,12 @@ PREFIX_PRECEDENCE: dict[str, tuple[int, int]] = {
 }
 
 _EXTRAS = frozenset({"comment", "block_comment"})
+RESERVED = frozenset("""
+ASSUME ASSUMPTION AXIOM CASE CHOOSE CONSTANT CONSTANTS DOMAIN ELSE ENABLED EXCEPT EXTENDS IF IN
+INSTANCE LET LOCAL MODULE OTHER SUBSET THEN THEOREM UNCHANGED UNION VARIABLE VARIABLES WITH LAMBDA
+ACTION BY COROLLARY DEF DEFINE DEFS HAVE HIDE LEMMA NEW OBVIOUS OMITTED ONLY PICK PROOF PROPOSITION
+PROVE QED RECURSIVE STATE SUFFICES TAKE TEMPORAL USE WITNESS TRUE FALSE BOOLEAN STRING
+""".split())
 _BUILTIN_SETS = {
     "nat_number_set": "Nat", "int_number_set": "Int", "real_number_set": "Real",
     "string_set": "STRING", "boolean_set": "BOOLEAN",
@@ -227,6 +233,13 @@ class _Builder:
             self.expr_table[kind] = functools.partial(self.builtin_set, name)
 
     # ------------------------------------------------------------------ diagnostics
+
+    def name_of(self, node) -> str:
+        """Text of a declared name (definition, parameter, bound variable), rejecting reserved words."""
+        text = _text(node)
+        if text in RESERVED:
+            self.error("E101", f"syntax error: '{text}' is a reserved word and cannot be used as a name", node)
+        return text
 
     def error(self, code: str, message: str, node, help: str | None = None) -> None:
         sp = self.src.span(node)
@@ -392,10 +405,10 @@ class _Builder:
         is_tuple = False
         for c in node.children_by_field_name("intro"):
             if c.type == "identifier":
-                names.append(_text(c))
+                names.append(self.name_of(c))
             elif c.type == "tuple_of_identifiers":
                 is_tuple = True
-                names.extend(_text(i) for i in _kids(c) if i.type == "identifier")
+                names.extend(self.name_of(i) for i in _kids(c) if i.type == "identifier")
         dom = node.child_by_field_name("set")
         return ast.Bound(tuple(names), self.expr(dom) if dom is not None else None, is_tuple,
                          span=self.src.span(node))
@@ -603,7 +616,7 @@ class _Builder:
             if not p.is_named or p.type in _EXTRAS:
                 continue
             if p.type == "identifier":
-                out.append(ast.Param(_text(p), 0, span=self.src.span(p)))
+                out.append(ast.Param(self.name_of(p), 0, span=self.src.span(p)))
             elif p.type == "operator_declaration":
                 out.append(self.op_decl(p))
         return tuple(out)
@@ -615,7 +628,7 @@ class _Builder:
             name_node = next(c for c in kids if c.type != "placeholder")
         if name_node.type == "identifier":
             arity = sum(1 for c in node.children_by_field_name("parameter") if c.type == "placeholder")
-            return ast.Param(_text(name_node), arity, span=self.src.span(node))
+            return ast.Param(self.name_of(name_node), arity, span=self.src.span(node))
         arity = sum(1 for c in kids if c.type == "placeholder")
         return ast.Param(_op_symbol_name(name_node), arity, span=self.src.span(node))
 
@@ -624,12 +637,12 @@ class _Builder:
         span = self.src.span(node)
         if kind == "operator_definition":
             name_node = node.child_by_field_name("name")
-            name = _text(name_node) if name_node.type == "identifier" else _op_symbol_name(name_node)
+            name = self.name_of(name_node) if name_node.type == "identifier" else _op_symbol_name(name_node)
             params = self.params(node.children_by_field_name("parameter"))
             body = self.expr(node.child_by_field_name("definition"))
             return ast.OpDef(name, params, body, local, span=span)
         if kind == "function_definition":
-            name = _text(node.child_by_field_name("name"))
+            name = self.name_of(node.child_by_field_name("name"))
             bounds = self._bounds(_kids(node))
             body = self.expr(node.child_by_field_name("definition"))
             return ast.FuncDef(name, bounds, body, local, span=span)
@@ -637,12 +650,12 @@ class _Builder:
             inner = _kids(node)
             return self.unit(inner[-1], local=True) if inner else None
         if kind == "variable_declaration":
-            return ast.VariableDecl(tuple(_text(c) for c in _kids(node) if c.type == "identifier"), span=span)
+            return ast.VariableDecl(tuple(self.name_of(c) for c in _kids(node) if c.type == "identifier"), span=span)
         if kind == "constant_declaration":
             params: list[ast.Param] = []
             for c in _kids(node):
                 if c.type == "identifier":
-                    params.append(ast.Param(_text(c), 0, span=self.src.span(c)))
+                    params.append(ast.Param(self.name_of(c), 0, span=self.src.span(c)))
                 elif c.type == "operator_declaration":
                     params.append(self.op_decl(c))
             return ast.ConstantDecl(tuple(params), span=span)
@@ -653,7 +666,7 @@ class _Builder:
         if kind == "instance":
             return self.instance(node, None, (), local, span)
         if kind == "module_definition":
-            name = _text(node.child_by_field_name("name"))
+            name = self.name_of(node.child_by_field_name("name"))
             params = self.params(node.children_by_field_name("parameter"))
             inst = node.child_by_field_name("definition")
             return self.instance(inst, name, params, local, span)

@@ -77,8 +77,8 @@ def _token_at_or_after(root, offset: int):
 class _Where:
     """A byte range to report, with the token text it covers."""
 
-    def __init__(self, start: int, end: int, text: str, note: str = "") -> None:
-        self.start, self.end, self.text, self.note = start, end, text, note
+    def __init__(self, start: int, end: int, text: str, note: str = "", message: str = "") -> None:
+        self.start, self.end, self.text, self.note, self.message = start, end, text, note, message
 
 
 def _comment_mask(data: bytes) -> list[tuple[int, int]]:
@@ -180,9 +180,44 @@ def _culprit_in(tree, unit_start: int, unit_end: int, next_start: int, data: byt
     return _Where(tok.start_byte, tok.end_byte, tok.text.decode("utf-8", "replace"), note)
 
 
-_COMPLETIONS = (b"", b" x", b" ELSE x", b" THEN x ELSE x", b" -> x", b" : x", b" IN x", b" |-> x",
-                b" x : x", b" == x", b" _ x")
+# (text after the prefix, text after the closing brackets): generic ways to finish a construct
+_COMPLETIONS = tuple(
+    (mid, tail)
+    for tail in (b"", b" : x", b" == x")
+    for mid in (b"", b" x", b" : x", b" x : x", b" THEN x ELSE x", b" x THEN x ELSE x", b" ELSE x",
+                b" -> x", b" x -> x", b" IN x", b" x == x IN x", b" == x IN x", b" |-> x", b" x |-> x", b" ![x] = x",
+                b" = x", b" x]_x", b" x >>_x", b" x == x", b" x)")
+)
 _OPEN = {b"(": b")", b"[": b"]", b"{": b"}", b"<<": b">>"}
+_TOKEN = re.compile(
+    rb'"(?:[^"\\\n]|\\.)*"?'  # string (possibly unterminated)
+    rb"|\\[A-Za-z]+"  # \in, \A, \cup ...
+    rb"|\w+"
+    rb"|<=>|=>|==|\|->|->|<-|<<|>>_|>>|\]_|\.\.\.|\.\.|/\\|\\/|/=|<=|>=|=<|::|:=|@@|:>|~>|-\+->|\^\+|\^\*"
+    rb"|\S"
+)
+
+
+def _tokens(data: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of each token in data[start:end], comments skipped."""
+    masked = [(a, b) for a, b in _comment_mask(data[start:end]) if data[start + a:start + a + 1] != b'"']
+    out: list[tuple[int, int]] = []
+    pos, k = start, 0
+    while pos < end:
+        while k < len(masked) and masked[k][1] + start <= pos:
+            k += 1
+        if k < len(masked) and masked[k][0] + start <= pos:
+            pos = masked[k][1] + start
+            continue
+        m = _TOKEN.search(data, pos, end)
+        if m is None:
+            break
+        if k < len(masked) and masked[k][0] + start < m.start():
+            pos = masked[k][0] + start
+            continue
+        out.append((m.start(), m.end()))
+        pos = m.end()
+    return out
 
 
 def _closers(chunk: bytes) -> bytes:
@@ -214,20 +249,36 @@ def _closers(chunk: bytes) -> bytes:
     return b" ".join(reversed(stack))
 
 
-def _viable_prefix(data: bytes, head: tuple[int, int], unit: tuple[int, int], tail: tuple[int, int]) -> bool:
-    """Can the unit be completed into valid TLA+? (Then it is merely cut short, and the real
-    culprit is whatever follows it, as SANY reports.)"""
+def _viable(prefix: bytes) -> bool:
+    """Can ``prefix`` (a unit's text cut after some token) be completed into a valid unit?"""
     from specula.tla.syntax import _parser
 
     parser = _parser()
-    chunk = data[unit[0]:unit[1]].rstrip()
-    closers = _closers(chunk)
-    before = data[head[0]:head[1]]
-    for comp in _COMPLETIONS:
-        text = before + chunk + b"\n" + b" " * 60 + comp + (b" " + closers if closers else b"") + b"\n" + data[tail[0]:tail[1]]
+    closers = _closers(prefix)
+    for mid, tail in _COMPLETIONS:
+        text = (b"---- MODULE __P ----\n" + prefix + b"\n" + b" " * 60 + mid
+                + (b" " + closers if closers else b"") + tail + b"\n====\n")
         if not parser.parse(text).root_node.has_error:
             return True
     return False
+
+
+def _first_bad_token(data: bytes, unit_start: int, unit_end: int) -> tuple[int, int] | None:
+    """The first token after which the unit can no longer be completed (None: every prefix,
+    including the whole unit, is viable — the unit is merely cut short)."""
+    toks = _tokens(data, unit_start, unit_end)
+    if not toks:
+        return None
+    if _viable(data[unit_start:toks[-1][1]]):
+        return None
+    lo, hi = 0, len(toks) - 1  # invariant: prefix through toks[hi] is not viable
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _viable(data[unit_start:toks[mid][1]]):
+            lo = mid + 1
+        else:
+            hi = mid
+    return toks[hi]
 
 
 def _header_culprit(data: bytes, start: int, end: int) -> _Where | None:
@@ -240,6 +291,38 @@ def _header_culprit(data: bytes, start: int, end: int) -> _Where | None:
         if word != b"EXTENDS":
             return _Where(m.start(), m.end(), word.decode("utf-8", "replace"),
                           "expected EXTENDS or a definition" + ("; did you mean EXTENDS?" if word.upper().startswith(b"EXTEND") else ""))
+    return None
+
+
+def _lexical_errors(data: bytes, start: int, end: int) -> _Where | None:
+    """Unterminated strings and block comments, which SANY reports as lexical errors."""
+    i = start
+    while i < end:
+        if data.startswith(b"(*", i):
+            depth, j = 1, i + 2
+            while j < len(data) and depth:
+                if data.startswith(b"(*", j):
+                    depth, j = depth + 1, j + 2
+                elif data.startswith(b"*)", j):
+                    depth, j = depth - 1, j + 2
+                else:
+                    j += 1
+            if depth:
+                return _Where(i, i + 2, "(*", message="unterminated comment: '(*' is never closed by '*)'")
+            i = j
+        elif data.startswith(b"\\*", i):
+            j = data.find(b"\n", i)
+            i = len(data) if j < 0 else j
+        elif data[i] == 0x22:
+            j = i + 1
+            while j < len(data) and data[j] not in (0x22, 0x0A):
+                j += 2 if data[j] == 0x5C else 1
+            if j >= len(data) or data[j] != 0x22:
+                return _Where(i, j, data[i:j].decode("utf-8", "replace"),
+                              message="unterminated string: a string must end with '\"' on the same line")
+            i = j + 1
+        else:
+            i += 1
     return None
 
 
@@ -268,6 +351,8 @@ def _diag(src, where: _Where) -> Diagnostic:
     msg = f"syntax error: unexpected '{text}'" if text != "end of input" else "syntax error: unexpected end of input"
     if where.note:
         msg += f" ({where.note})"
+    if where.message:
+        msg = where.message
     return Diagnostic("error", "E101", msg, src.file, line, col, end_line, end_col)
 
 
@@ -304,6 +389,9 @@ def find_syntax_errors(root, src) -> list[Diagnostic]:
         end = last[-1].end_byte if last else len(data)
         return [_diag(src, _Where(end, end, "", f"missing '====' at the end of module "
                                               f"{header.group(1).decode('utf-8', 'replace')}"))]
+    lexical = _lexical_errors(data, header.end(), footer.start())
+    if lexical is not None:
+        return [_diag(src, lexical)]
     body_start = data.find(b"\n", header.end())
     body_start = footer.start() if body_start < 0 else body_start + 1
     starts = _unit_starts(data, body_start, footer.start())
@@ -320,9 +408,10 @@ def find_syntax_errors(root, src) -> list[Diagnostic]:
         e = bounds[i + 1]
         tree = parser.parse(_blank(data, [head, (s, e), tail]))
         if tree.root_node.has_error:
-            if _viable_prefix(data, head, (s, e), tail):
+            bad = _first_bad_token(data, s, e)
+            if bad is None:
                 return [_diag(src, _incomplete(e, data, ""))]
-            where = _culprit_in(tree, s, e, e, data)
+            where = _Where(bad[0], bad[1], data[bad[0]:bad[1]].decode("utf-8", "replace"))
             if where is not None:
                 return [_diag(src, where)]
     # every unit parses alone: the problem is between units (or the splitter misread the layout)

@@ -133,6 +133,9 @@ class _Levels:
             return STATE
         if d.kind in ("constant", "recursive", "theorem", "instance"):
             return max((self.level(a, env) for a in args if not isinstance(a, ast.Lambda)), default=CONSTANT)
+        if d.kind == "builtin-module-op":
+            # standard-library bodies are placeholders for native code: every argument counts
+            return max((self.level(a, env) for a in args if not isinstance(a, ast.Lambda)), default=CONSTANT)
         own, used, primed = self.definition(d.node, d.scope)
         return self.apply(own, used, primed, args, env, node, d.name)
 
@@ -314,7 +317,8 @@ class _Levels:
             lv = [self.level(a, env) for a in args]
         top = max(lv, default=CONSTANT)
         if name in _TEMPORAL_OPS:
-            if name in ("[]", "<>") and lv and lv[0] == ACTION and not isinstance(args[0], (ast.BoxAction, ast.AngleAction)):
+            wanted = ast.BoxAction if name == "[]" else ast.AngleAction
+            if name in ("[]", "<>") and lv and lv[0] == ACTION and not isinstance(args[0], wanted):
                 form = "[A]_v" if name == "[]" else "<<A>>_v"
                 self.error("E404", f"{name} applied to an action that is not of the form {form}", node)
             return TEMPORAL

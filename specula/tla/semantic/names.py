@@ -215,8 +215,21 @@ class _ModuleNames:
                         self.arity_error(n, want, count, node)
                 else:
                     self.unknown(n, node, "operator")
-        for a in node.args:
-            self.expr(a, env, as_arg=True)
+        op_params = self._op_param_arities(node, env)
+        for i, a in enumerate(node.args):
+            self.expr(a, env, as_arg=op_params is None or (i < len(op_params) and op_params[i] > 0))
+
+    def _op_param_arities(self, node: ast.OpApp, env: Env) -> list[int] | None:
+        """Arity of each parameter of the applied operator (an argument may be an operator only
+        where the parameter is one); None when unknown (operator parameters, instances)."""
+        if node.prefix or node.name in env:
+            return None
+        d = self.lookup(node.name)
+        if d is None:
+            return [0] * len(node.args) if node.name in BUILTIN_OPS else None
+        if isinstance(d.node, ast.OpDef):
+            return [p.arity for p in d.node.params]
+        return None
 
     def arity_error(self, n: str, want: int, got: int, node: ast.Node) -> None:
         self.error("E302", f"operator '{n}' takes {want} argument(s) but is given {got}", node)
