@@ -45,6 +45,7 @@ from specula.tla.values import (
     make_fn,
     make_record,
     ordered,
+    quick_order,
     tla_eq,
     to_frozenset,
     type_name,
@@ -156,7 +157,7 @@ class Compiler:
     def __init__(self, var_index: dict[str, int], constants: dict[str, Any],
                  substitutions: dict[str, str] | None = None, root: Any = None,
                  scopes: dict | None = None, module_constants: dict | None = None,
-                 module_subst: dict | None = None) -> None:
+                 module_subst: dict | None = None, use_codegen: bool = True) -> None:
         self.scopes = scopes
         self.module_constants = module_constants or {}
         self.module_subst = module_subst or {}
@@ -189,6 +190,11 @@ class Compiler:
             A.Bool: self._a_bool, A.BoxAction: self._a_box,
         }
         self._BUILTIN_OPS = B.operator_table(self)
+        self.gen: Any = None
+        if use_codegen:
+            from specula.tla.compile_gen import Generator
+
+            self.gen = Generator(self)
 
     # ------------------------------------------------------------------ slots and frames
 
@@ -214,6 +220,9 @@ class Compiler:
     # ------------------------------------------------------------------ entry points
 
     def expr(self, node: Any, env: Env) -> tuple[EXPR_FN, frozenset]:
+        gen = self.gen
+        if gen is not None and node.__class__ in gen._GEN:
+            return gen.root(node, env) or self._EXPR[node.__class__](node, env)
         try:
             h = self._EXPR[node.__class__]
         except KeyError:
@@ -1435,7 +1444,7 @@ class Compiler:
             def ex1(s: Any, n: Any, e: list) -> None:
                 d = dfn(s, n, e)
                 try:
-                    els = ordered(enumerate_set(d))
+                    els = quick_order(enumerate_set(d))
                 except ValueFault as exc:
                     raise EvalError(str(exc), dspan) from None
                 for v in els:
@@ -1681,7 +1690,7 @@ class Compiler:
             old = n[i]
             if old is UNSET:
                 try:
-                    els = ordered(enumerate_set(S))
+                    els = quick_order(enumerate_set(S))
                 except ValueFault as exc:
                     raise EvalError(str(exc), span) from None
                 try:

@@ -22,6 +22,7 @@ from specula.tla.values import (
     from_python,
     make_fn,
     ordered,
+    quick_order,
 )
 
 __all__ = ["Model", "ActionInfo", "State"]
@@ -362,7 +363,7 @@ class _DynDomain:
 
     def values(self, s: Any, n: Any, e: list) -> list:
         try:
-            return ordered(enumerate_set(self.dfn(s, n, e)))
+            return quick_order(enumerate_set(self.dfn(s, n, e)))
         except ValueFault as exc:
             raise EvalError(str(exc), self.span) from None
 

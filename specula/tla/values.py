@@ -48,6 +48,7 @@ __all__ = [
     "tla_eq",
     "sort_key",
     "ordered",
+    "quick_order",
     "is_set",
     "enumerate_set",
     "to_frozenset",
@@ -599,6 +600,25 @@ def ordered(s: Iterable[Any]) -> list:
             return items
     items.sort(key=sort_key)
     return items
+
+
+def quick_order(s: Iterable[Any]) -> Any:
+    """Elements in a cheap order: sorted when they are integers, strings or model values
+    (deterministic), else the set's own iteration order (used where order cannot change results,
+    e.g. enumerating successor states; CHOOSE uses :func:`ordered`)."""
+    if s.__class__ is not frozenset:
+        return list(s)
+    if len(s) < 2:
+        return s
+    for x in s:
+        c = x.__class__
+        break
+    if c is int or c is str or c is ModelValue:
+        try:
+            return sorted(s)
+        except TypeError:
+            return s
+    return s
 
 
 def tla_eq(a: Any, b: Any) -> bool:

@@ -1,0 +1,579 @@
+"""Python source generation for expression trees (the fast path of the compiler).
+
+A maximal subtree of "simple" nodes (variables, bound names, constants, function application,
+records, tuples, arithmetic, comparisons, membership, boolean connectives, IF, quantifiers and
+set/function constructors over one bound name...) becomes ONE Python function generated from
+source, e.g. ``<<b, v>> \\in votes[a]`` becomes ``(e[3], e[4]) in _ap(s[0], e[2])``, instead
+of a tree of closures calling each other. Nodes without a generator are compiled by the closure
+compiler and called from the generated code (``_k[i](s, n, e)``), and their own subtrees may be
+generated again. Python exceptions from the generated code become ``EvalError`` with the span
+of the generated root.
+
+Known simplification: ``+ - * < <= > >=`` use Python's operators directly, so ill-typed uses
+that TLC rejects (``TRUE + 1``, ``"a" < "b"``) are not reported as errors here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from specula.errors import EvalError
+from specula.tla import ast as A
+from specula.tla.values import (
+    Fn,
+    Interval,
+    LazyFn,
+    LazySet,
+    ModelValue,
+    ValueFault,
+    apply_fn,
+    domain,
+    enumerate_set,
+    format_value,
+    make_fn,
+    tla_eq,
+    type_name,
+)
+
+if TYPE_CHECKING:
+    from specula.tla.compile import Compiler, Env
+
+__all__ = ["Generator"]
+
+_FAULTS = (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError, ValueFault)
+
+
+def _ap(f: Any, x: Any) -> Any:
+    if f.__class__ is Fn:
+        try:
+            return f[x]
+        except KeyError:
+            pass
+    elif f.__class__ is tuple:
+        if x.__class__ is int and 0 < x <= len(f):
+            return f[x - 1]
+    return apply_fn(f, x)
+
+
+def _fld(r: Any, name: str) -> Any:
+    if r.__class__ is Fn:
+        try:
+            return r[name]
+        except KeyError:
+            pass
+    try:
+        return apply_fn(r, name)
+    except ValueFault:
+        raise ValueFault(f"the record {format_value(r)} has no field '{name}'") from None
+
+
+def _eq(a: Any, b: Any) -> bool:
+    if a.__class__ is b.__class__:
+        return a == b
+    return tla_eq(a, b)
+
+
+def _in(x: Any, S: Any) -> bool:
+    if S.__class__ is frozenset or isinstance(S, LazySet):
+        return x in S
+    raise ValueFault(f"\\in applied to {type_name(S)} {format_value(S)}, which is not a set")
+
+
+def _en(S: Any) -> Any:
+    if S.__class__ is frozenset:
+        return S
+    return enumerate_set(S)
+
+
+def _truth(v: Any) -> bool:
+    if v is True or v is False:
+        return v
+    raise ValueFault(f"expected a boolean, found {type_name(v)} {format_value(v)}")
+
+
+def _div(a: int, b: int) -> int:
+    if b == 0:
+        raise ValueFault("division by zero")
+    return a // b
+
+
+def _mod(a: int, b: int) -> int:
+    if b <= 0:
+        raise ValueFault(f"the second argument of % must be positive, found {b}")
+    return a % b
+
+
+def _range(a: int, b: int) -> Any:
+    if a.__class__ is not int or b.__class__ is not int:
+        raise ValueFault("the bounds of .. must be integers")
+    if b - a < 200_000:
+        return frozenset(range(a, b + 1))
+    return Interval(a, b)
+
+
+def _cup(a: Any, b: Any) -> Any:
+    if a.__class__ is frozenset and b.__class__ is frozenset:
+        return a | b
+    return _SLOW["\\cup"](a, b)
+
+
+def _cap(a: Any, b: Any) -> Any:
+    if a.__class__ is frozenset and b.__class__ is frozenset:
+        return a & b
+    return _SLOW["\\cap"](a, b)
+
+
+def _minus(a: Any, b: Any) -> Any:
+    if a.__class__ is frozenset and b.__class__ is frozenset:
+        return a - b
+    return _SLOW["\\"](a, b)
+
+
+def _concat(a: Any, b: Any) -> Any:
+    if a.__class__ is tuple and b.__class__ is tuple:
+        return a + b
+    if a.__class__ is str and b.__class__ is str:
+        return a + b
+    raise ValueFault(f"\\o applied to {format_value(a)} and {format_value(b)}")
+
+
+def _rec(names: tuple, vals: tuple) -> Fn:
+    r = Fn()
+    dict.update(r, zip(names, vals))
+    return r
+
+
+_SLOW: dict[str, Callable] = {}
+
+_HELPERS = {
+    "_ap": _ap, "_fld": _fld, "_eq": _eq, "_in": _in, "_en": _en, "_truth": _truth, "_div": _div,
+    "_mod": _mod, "_range": _range, "_cup": _cup, "_cap": _cap, "_minus": _minus, "_concat": _concat,
+    "_rec": _rec, "_mkfn": make_fn, "_dom": domain, "_frozenset": frozenset, "_Fn": Fn,
+    "_LazyFn": LazyFn, "_MV": ModelValue,
+}
+
+_ARITH = {"+": "+", "*": "*", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+
+
+class Generator:
+    """Generates Python source for simple expression subtrees of one Compiler."""
+
+    def __init__(self, compiler: "Compiler") -> None:
+        self.c = compiler
+        self.consts: list = []
+        self.ns: dict = dict(_HELPERS)
+        self.ns["_k"] = self.consts
+        from specula.tla.compile import UNSET
+
+        self.ns["_U"] = UNSET
+        self.depth = 0
+        self._last_fallback: tuple | None = None
+        if not _SLOW:
+            from specula.tla.builtins import operator_table  # noqa: F401  (slow paths below)
+
+            _SLOW.update(_slow_set_ops())
+        self._GEN = {
+            A.Name: self._name, A.Number: self._number, A.String: self._string, A.Bool: self._bool,
+            A.OpApp: self._opapp, A.And: self._and, A.Or: self._or, A.FuncApp: self._funcapp,
+            A.FieldAccess: self._field, A.Tuple: self._tuple, A.RecordCons: self._record,
+            A.If: self._if, A.Quant: self._quant, A.SetEnum: self._setenum,
+            A.SetFilter: self._setfilter, A.SetMap: self._setmap, A.FuncCons: self._funccons,
+            A.Prime: self._prime,
+        }
+
+    # ------------------------------------------------------------------ entry
+
+    def root(self, node: Any, env: "Env") -> tuple | None:
+        """Compile ``node`` to one generated function, or None when not worth it."""
+        self.depth += 1
+        self._last_fallback = None
+        try:
+            r = self.gen(node, env)
+        finally:
+            self.depth -= 1
+        if r is None:
+            return None
+        src, deps, size = r
+        last = self._last_fallback
+        if last is not None and last[0] is node:
+            return last[1], frozenset(last[2])
+        span = getattr(node, "span", None)
+        fn = self._build(src, span, node)
+        return self.c.fold(fn, frozenset(deps), node)
+
+    def _build(self, src: str, span: Any, node: Any) -> Callable:
+        k = len(self.consts)
+        self.consts.append(span)
+        code = (
+            "def _g(s, n, e):\n"
+            "    try:\n"
+            f"        return {src}\n"
+            "    except _FAULTS as _x:\n"
+            f"        raise _fault(_x, _k[{k}]) from None\n"
+        )
+        ns = self.ns
+        ns["_FAULTS"] = _FAULTS
+        ns["_fault"] = _fault
+        loc: dict = {}
+        exec(compile(code, "<tla>", "exec"), ns, loc)  # noqa: S102 - generated from the AST
+        return loc["_g"]
+
+    def const(self, v: Any) -> str:
+        if v.__class__ is int or v.__class__ is str or v.__class__ is bool:
+            return repr(v)
+        self.consts.append(v)
+        return f"_k[{len(self.consts) - 1}]"
+
+    def fallback(self, node: Any, env: "Env") -> tuple:
+        h = self.c._EXPR[node.__class__]
+        fn, deps = h(node, env)
+        self._last_fallback = (node, fn, deps)
+        if not deps:
+            try:
+                v = fn(None, None, self.c.frame)
+                return self.const(v), set(), 1
+            except Exception:  # noqa: BLE001 - keep the closure, fail at run time like TLC
+                pass
+        self.consts.append(fn)
+        return f"_k[{len(self.consts) - 1}](s, n, e)", set(deps), 1
+
+    def gen(self, node: Any, env: "Env") -> tuple:
+        h = self._GEN.get(node.__class__)
+        if h is not None:
+            r = h(node, env)
+            if r is not None:
+                return r
+        return self.fallback(node, env)
+
+    def sub(self, node: Any, env: "Env") -> tuple:
+        return self.gen(node, env)
+
+    # ------------------------------------------------------------------ leaves
+
+    def _number(self, node: A.Number, env: "Env") -> tuple:
+        return repr(node.value), set(), 1
+
+    def _string(self, node: A.String, env: "Env") -> tuple:
+        return repr(node.value), set(), 1
+
+    def _bool(self, node: A.Bool, env: "Env") -> tuple:
+        return repr(node.value), set(), 1
+
+    def _var(self, i: int, env: "Env") -> tuple:
+        if env.primed or env.init:
+            # unassigned primed variable: fall back to the closure (it raises the right error)
+            return f"(n[{i}] if n[{i}] is not _U else _k[{self._unset_reader(i, env)}](s, n, e))", {"P"}, 1
+        return f"s[{i}]", {"S"}, 1
+
+    def _unset_reader(self, i: int, env: "Env") -> int:
+        fn, _ = self.c._var_read(i, env, None)
+        self.consts.append(fn)
+        return len(self.consts) - 1
+
+    def _binding(self, b: tuple, env: "Env", node: Any) -> tuple | None:
+        kind = b[0]
+        if kind == "slot":
+            return f"e[{b[1]}]", {b[1]}, 1
+        if kind == "const":
+            return self.const(b[1]), set(), 1
+        if kind == "var":
+            return self._var(b[1], env)
+        if kind == "lazy":
+            k, fn, deps = b[1], b[2], b[3]
+            lz, _ = self.c._binding_value(b, env, None)
+            self.consts.append(lz)
+            return f"(e[{k}] if e[{k}] is not _U else _k[{len(self.consts) - 1}](s, n, e))", set(deps) | {k}, 1
+        if kind == "expr":
+            node2, denv = b[1], b[2]
+            if env.primed and not denv.primed:
+                denv = denv.with_(primed=True)
+            return self.sub(node2, denv)
+        if kind == "op":
+            op = b[1]
+            if op.native is None and not op.recursive and op.arity == 0 and op.body is not None:
+                benv = op.env
+                if benv is None:
+                    return None
+                if env.primed and not benv.primed:
+                    benv = benv.with_(primed=True)
+                if env.init and not benv.init:
+                    benv = benv.with_(init=True)
+                return self.sub(op.body, benv)
+        return None
+
+    def _name(self, node: A.Name, env: "Env") -> tuple | None:
+        try:
+            b = self.c.resolve(node.name, env, node.span)
+        except EvalError:
+            return None
+        return self._binding(b, env, node)
+
+    def _prime(self, node: A.Prime, env: "Env") -> tuple | None:
+        if env.primed:
+            return None
+        return self.sub(node.expr, env.with_(primed=True))
+
+    # ------------------------------------------------------------------ operators
+
+    def _opapp(self, node: A.OpApp, env: "Env") -> tuple | None:
+        if node.prefix:
+            return None
+        name = node.name
+        args = node.args
+        if name in self.c._BUILTIN_OPS and name not in env.locals:
+            return self._builtin(name, args, env, node)
+        try:
+            b = self.c.resolve(name, env, node.span)
+        except EvalError:
+            return None
+        if not args:
+            return self._binding(b, env, node)
+        if b[0] != "op":
+            return None
+        op = b[1]
+        if op.native is not None:
+            nat = op.native
+            if nat.special is not None or nat.op_params or nat.impure or nat.fn is None or len(args) != nat.arity:
+                return None
+            parts = [self.sub(a, env) for a in args]
+            self.consts.append(nat.fn)
+            src = f"_k[{len(self.consts) - 1}](" + ", ".join(p[0] for p in parts) + ")"
+            return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+        if op.recursive or op.body is None or len(args) != len(op.params):
+            return None
+        binds = {}
+        for p, a in zip(op.params, args):
+            ab = self.c._arg_binding(p, a, env)
+            if ab[0] == "lazy":
+                # an argument that is not trivially cheap: inline it by name when small
+                if _small(a):
+                    ab = ("expr", a, env)
+                else:
+                    return None
+            binds[p.name] = ab
+        benv = (op.env or env.with_(locals={})).bind(binds)
+        if env.primed and not benv.primed:
+            benv = benv.with_(primed=True)
+        if env.init and not benv.init:
+            benv = benv.with_(init=True)
+        return self.sub(op.body, benv)
+
+    def _builtin(self, name: str, args: tuple, env: "Env", node: A.OpApp) -> tuple | None:
+        if name in ("UNCHANGED", "ENABLED", "\\X", "SUBSET", "UNION", "[]", "<>", "~>", "-+->", "\\cdot",
+                    ":>", "@@", "^", "\\subseteq", "\\subset", "\\supseteq", "\\supset", "<=>", "\\equiv",
+                    "TRUE", "FALSE", "/\\", "\\/", "\\times"):
+            return None
+        parts = [self.sub(a, env) for a in args]
+        deps = set().union(*[p[1] for p in parts]) if parts else set()
+        size = 1 + sum(p[2] for p in parts)
+        srcs = [p[0] for p in parts]
+        if len(srcs) == 2:
+            a, b = srcs
+            if name == "=":
+                if _simple_const(args[0]) or _simple_const(args[1]):
+                    return f"({a} == {b})", deps, size
+                return f"_eq({a}, {b})", deps, size
+            if name in ("#", "/="):
+                if _simple_const(args[0]) or _simple_const(args[1]):
+                    return f"({a} != {b})", deps, size
+                return f"(not _eq({a}, {b}))", deps, size
+            if name == "\\in":
+                return f"_in({a}, {b})", deps, size
+            if name == "\\notin":
+                return f"(not _in({a}, {b}))", deps, size
+            if name == "=>":
+                return f"(not _truth({a}) or _truth({b}))", deps, size
+            if name in _ARITH:
+                return f"({a} {_ARITH[name]} {b})", deps, size
+            if name == "-":
+                return f"({a} - {b})", deps, size
+            if name == "\\div":
+                return f"_div({a}, {b})", deps, size
+            if name == "%":
+                return f"_mod({a}, {b})", deps, size
+            if name == "..":
+                return f"_range({a}, {b})", deps, size
+            if name == "\\cup":
+                return f"_cup({a}, {b})", deps, size
+            if name == "\\cap":
+                return f"_cap({a}, {b})", deps, size
+            if name == "\\":
+                return f"_minus({a}, {b})", deps, size
+            if name in ("\\o", "\\circ"):
+                return f"_concat({a}, {b})", deps, size
+            return None
+        if len(srcs) == 1:
+            a = srcs[0]
+            if name in ("~", "\\lnot", "\\neg"):
+                return f"(not _truth({a}))", deps, size
+            if name in ("-.", "-"):
+                return f"(-{a})", deps, size
+            if name == "DOMAIN":
+                return f"_dom({a})", deps, size
+        return None
+
+    def _and(self, node: A.And, env: "Env") -> tuple:
+        parts = [self.sub(a, env) for a in node.args]
+        src = "(" + " and ".join(f"_truth({p[0]})" if not _is_boolish(a) else p[0]
+                                 for p, a in zip(parts, node.args)) + ")"
+        return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+
+    def _or(self, node: A.Or, env: "Env") -> tuple:
+        parts = [self.sub(a, env) for a in node.args]
+        src = "(" + " or ".join(f"_truth({p[0]})" if not _is_boolish(a) else p[0]
+                                for p, a in zip(parts, node.args)) + ")"
+        return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+
+    def _if(self, node: A.If, env: "Env") -> tuple:
+        c, t, f = self.sub(node.cond, env), self.sub(node.then, env), self.sub(node.else_, env)
+        return (f"({t[0]} if _truth({c[0]}) else {f[0]})", c[1] | t[1] | f[1], 1 + c[2] + t[2] + f[2])
+
+    def _funcapp(self, node: A.FuncApp, env: "Env") -> tuple:
+        f = self.sub(node.fn, env)
+        if len(node.args) == 1:
+            x = self.sub(node.args[0], env)
+            return f"_ap({f[0]}, {x[0]})", f[1] | x[1], 1 + f[2] + x[2]
+        parts = [self.sub(a, env) for a in node.args]
+        tup = "(" + ", ".join(p[0] for p in parts) + ",)"
+        return f"_ap({f[0]}, {tup})", f[1].union(*[p[1] for p in parts]), 1 + f[2] + sum(p[2] for p in parts)
+
+    def _field(self, node: A.FieldAccess, env: "Env") -> tuple:
+        r = self.sub(node.expr, env)
+        return f"_fld({r[0]}, {node.field!r})", r[1], 1 + r[2]
+
+    def _tuple(self, node: A.Tuple, env: "Env") -> tuple:
+        parts = [self.sub(a, env) for a in node.elems]
+        if not parts:
+            return "()", set(), 1
+        return ("(" + ", ".join(p[0] for p in parts) + ",)", set().union(*[p[1] for p in parts]),
+                1 + sum(p[2] for p in parts))
+
+    def _record(self, node: A.RecordCons, env: "Env") -> tuple:
+        parts = [self.sub(x, env) for _, x in node.fields]
+        names = tuple(nm for nm, _ in node.fields)
+        vals = "(" + ", ".join(p[0] for p in parts) + ",)"
+        return f"_rec({names!r}, {vals})", set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+
+    def _setenum(self, node: A.SetEnum, env: "Env") -> tuple:
+        parts = [self.sub(a, env) for a in node.elems]
+        if not parts:
+            return "_frozenset()", set(), 1
+        return ("_frozenset((" + ", ".join(p[0] for p in parts) + ",))", set().union(*[p[1] for p in parts]),
+                1 + sum(p[2] for p in parts))
+
+    # ------------------------------------------------------------------ binders (one simple name)
+
+    def _one_bound(self, bounds: tuple, env: "Env") -> tuple | None:
+        if len(bounds) != 1 or bounds[0].tuple or len(bounds[0].names) != 1 or bounds[0].domain is None:
+            return None
+        b = bounds[0]
+        d = self.sub(b.domain, env)
+        k = self.c.new_slot()
+        return d, k, env.bind({b.names[0]: ("slot", k)})
+
+    def _quant(self, node: A.Quant, env: "Env") -> tuple | None:
+        r = self._one_bound(node.bounds, env)
+        if r is None:
+            return None
+        (dsrc, ddeps, dsize), k, benv = r
+        body = self.sub(node.body, benv)
+        fn = "any" if node.kind == "E" else "all"
+        src = f"{fn}(_truth({body[0]}) for e[{k}] in _en({dsrc}))"
+        return src, (body[1] - {k}) | ddeps, 1 + dsize + body[2]
+
+    def _setfilter(self, node: A.SetFilter, env: "Env") -> tuple | None:
+        r = self._one_bound((node.bound,), env)
+        if r is None:
+            return None
+        (dsrc, ddeps, dsize), k, benv = r
+        if _may_be_infinite(node.bound.domain):
+            return None
+        p = self.sub(node.pred, benv)
+        src = f"_frozenset([e[{k}] for e[{k}] in _en({dsrc}) if _truth({p[0]})])"
+        return src, (p[1] - {k}) | ddeps, 1 + dsize + p[2]
+
+    def _setmap(self, node: A.SetMap, env: "Env") -> tuple | None:
+        r = self._one_bound(node.bounds, env)
+        if r is None:
+            return None
+        (dsrc, ddeps, dsize), k, benv = r
+        x = self.sub(node.expr, benv)
+        src = f"_frozenset([{x[0]} for e[{k}] in _en({dsrc})])"
+        return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
+
+    def _funccons(self, node: A.FuncCons, env: "Env") -> tuple | None:
+        if _may_be_infinite(node.bounds[0].domain if node.bounds else None):
+            return None
+        r = self._one_bound(node.bounds, env)
+        if r is None:
+            return None
+        (dsrc, ddeps, dsize), k, benv = r
+        x = self.sub(node.body, benv)
+        src = f"_mkfn({{e[{k}]: {x[0]} for e[{k}] in _en({dsrc})}})"
+        return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
+
+
+def _fault(exc: BaseException, span: Any) -> EvalError:
+    if isinstance(exc, ValueFault):
+        return EvalError(str(exc), span)
+    if isinstance(exc, KeyError):
+        return EvalError(f"{exc} is not in the domain of the function", span)
+    if isinstance(exc, ZeroDivisionError):
+        return EvalError("division by zero", span)
+    return EvalError(f"cannot evaluate this expression: {exc}", span)
+
+
+def _simple_const(node: Any) -> bool:
+    return isinstance(node, (A.Number, A.String))
+
+
+def _is_boolish(node: Any) -> bool:
+    if isinstance(node, (A.And, A.Or, A.Bool, A.Quant)):
+        return True
+    return isinstance(node, A.OpApp) and not node.prefix and node.name in (
+        "=", "#", "/=", "\\in", "\\notin", "<", ">", "<=", ">=", "~", "\\lnot", "\\neg", "=>")
+
+
+def _small(node: Any) -> bool:
+    return sum(1 for _ in A.walk(node)) <= 3
+
+
+def _may_be_infinite(node: Any) -> bool:
+    if node is None:
+        return True
+    for x in A.walk(node):
+        if isinstance(x, (A.Name, A.OpApp)) and x.name in ("Nat", "Int", "Real", "STRING", "Seq", "Any"):
+            return True
+    return False
+
+
+def _slow_set_ops() -> dict[str, Callable]:
+    from specula.tla.values import UnionSet, is_set, to_frozenset
+
+    def fin(x: Any) -> bool:
+        return x.finite if isinstance(x, LazySet) else True
+
+    def cup(a: Any, b: Any) -> Any:
+        if not (is_set(a) and is_set(b)):
+            raise ValueFault(f"\\cup applied to {format_value(a)} and {format_value(b)}")
+        if fin(a) and fin(b):
+            return to_frozenset(a) | to_frozenset(b)
+        return UnionSet(a, b, "cup")
+
+    def cap(a: Any, b: Any) -> Any:
+        if not (is_set(a) and is_set(b)):
+            raise ValueFault(f"\\cap applied to {format_value(a)} and {format_value(b)}")
+        if a.__class__ is frozenset:
+            return frozenset(x for x in a if x in b)
+        if b.__class__ is frozenset:
+            return frozenset(x for x in b if x in a)
+        return UnionSet(a, b, "cap")
+
+    def minus(a: Any, b: Any) -> Any:
+        if not (is_set(a) and is_set(b)):
+            raise ValueFault(f"\\ applied to {format_value(a)} and {format_value(b)}")
+        if fin(a):
+            return frozenset(x for x in enumerate_set(a) if x not in b)
+        return UnionSet(a, b, "minus")
+
+    return {"\\cup": cup, "\\cap": cap, "\\": minus}
