@@ -134,3 +134,16 @@ def test_importing_the_agent_does_not_import_sdks():
 def test_toolcall_parse_rejects_non_objects():
     assert ToolCall.parse("1", "x", "[1, 2]").error.startswith("arguments must be a JSON object")
     assert ToolCall.parse("1", "x", "").arguments == {}
+
+
+def test_litellm_provider_through_an_openai_route():
+    pytest.importorskip("litellm")
+    script = [{"status": 429}, {"text": "hi", "tool_calls": [{"name": "run_phase", "arguments": {"phase": "all"}}],
+                                "usage": {"input": 7, "output": 3}}]
+    with ScriptedServer(script) as server:
+        p = make_provider(f"litellm/openai/gpt-5@{server.openai_url}", env={"OPENAI_API_KEY": FAKE_OPENAI_KEY},
+                          retry=FAST_RETRY)
+        reply = p.complete("sys", [Message("user", "go")], TOOLS)
+        assert reply.message.content == "hi" and reply.tool_calls[0].arguments == {"phase": "all"}
+        assert reply.usage.input_tokens == 7 and len(server.requests) == 2
+        assert FAKE_OPENAI_KEY in p.secrets()

@@ -26,11 +26,15 @@ class LiteLLMProvider:
         except ImportError:
             raise ProviderError("litellm models need the optional extra: pip install 'specula[litellm]'") from None
         self._litellm = litellm
+        litellm.suppress_debug_info = True  # no banners on stderr; errors are ours to report
         self.model = model
         self.base_url = base_url
         self.retry = retry
         env = os.environ if env is None else env
         self._secrets = [v for k, v in env.items() if k.endswith(_KEY_SUFFIXES) and v]
+        # litellm reads keys from os.environ; an explicit env passes the provider's key along
+        prefix = model.split("/", 1)[0].upper().replace("-", "_") if "/" in model else ""
+        self._api_key = env.get(f"{prefix}_API_KEY") if prefix else None
 
     def secrets(self) -> list[str]:
         return list(self._secrets)
@@ -45,6 +49,8 @@ class LiteLLMProvider:
                                   "timeout": self.retry.timeout, "num_retries": 0}
         if self.base_url:
             kwargs["api_base"] = self.base_url
+        if self._api_key:
+            kwargs["api_key"] = self._api_key
         if tools:
             kwargs["tools"] = [{"type": "function", "function": {
                 "name": t.name, "description": t.description, "parameters": schema_of(t)}} for t in tools]
