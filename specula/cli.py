@@ -266,10 +266,15 @@ def _code_out(result, json_out: bool, found: bool = True) -> None:
 
 @code_app.command("index")
 def code_index(repo: str = _RepoArg, tests: bool = _TestsOpt, vendored: bool = _VendoredOpt, include: list[str] = _IncludeOpt,
-               commit: Optional[str] = _CommitOpt, json_out: bool = JsonOpt) -> None:
+               commit: Optional[str] = _CommitOpt,
+               symbols: bool = typer.Option(False, "--symbols", help="With --json: also every symbol."),
+               json_out: bool = JsonOpt) -> None:
     """Index a repository (functions, types, fields, globals, calls, writes); cached by content hash."""
-    summary = _code_index(repo, tests, vendored, commit, include).summary()
+    index = _code_index(repo, tests, vendored, commit, include)
+    summary = index.summary()
     if json_out:
+        if symbols:
+            summary["symbol_list"] = [s.to_dict() for s in index.symbols]
         _print_json(summary)
         raise typer.Exit(0)
     st = summary["stats"]

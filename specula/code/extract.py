@@ -362,7 +362,7 @@ class _Extractor:
                     if prev.type == "const_spec" and prev.child_by_field_name("type") is not None:
                         vtype = _text(prev.child_by_field_name("type"))
                     prev = prev.prev_named_sibling if prev.type in ("const_spec", "comment") else None
-            static = node.type == "static_item" or _has_static(node)
+            static = node.type in ("static_item", "constant_declaration") or _has_static(node)
             c = containers.innermost(node.start_byte, node.end_byte)
             f = functions.innermost(node.start_byte, node.end_byte)
             if d.kind == "field":
@@ -380,6 +380,7 @@ class _Extractor:
             if node.type == "field_declaration" and self.spec.c_family and _in_named_member_of_anonymous(node):
                 continue  # `union { int a; } r;`: `a` is reached through field `r`, whose type shows it
             sig = _collapse_braces(" ".join(src[node.start_byte : node.end_byte].decode("utf-8", "replace").split()))
+            sig = _ANNOTATIONS.sub("", sig)
             if node.type == "var_spec":
                 sig = "var " + sig
             elif node.type == "const_spec":

@@ -12,6 +12,10 @@ def test_index_json(fixtures, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["files"] == 2 and data["languages"] == {"go": 2}
     assert data["symbols"]["method"] == 5 and data["files_with_syntax_errors"] == ["broken.go"]
+    assert main(["code", "index", str(fixtures / "python"), "--json", "--symbols"]) == 0
+    syms = json.loads(capsys.readouterr().out)["symbol_list"]
+    assert {"name": "step_candidate", "kind": "function", "file": "kv/node.py", "line": 24, "end_line": 28,
+            "signature": "def step_candidate(node, term)", "qualname": "step_candidate"} in syms
     assert main(["code", "index", str(fixtures / "go"), "--tests"]) == 0
     assert "3 files" in capsys.readouterr().out
 

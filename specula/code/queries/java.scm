@@ -13,6 +13,7 @@
 (field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name.definition.field)) @definition.field
 (record_declaration parameters: (formal_parameters
   (formal_parameter type: (_) @type name: (identifier) @name.definition.field) @definition.field))
+(constant_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name.definition.field)) @definition.field
 (enum_constant name: (identifier) @name.definition.field) @definition.field
 (local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name.definition.variable)) @definition.variable
 
