@@ -73,6 +73,22 @@ class TagCache:
         except sqlite3.Error:
             pass
 
+    def prune_stale(self, versions: dict[str, str]) -> int:
+        """Drop entries of ``language`` made by another extractor version; returns how many."""
+        db = self._conn()
+        if db is None:
+            return 0
+        removed = 0
+        try:
+            with db:
+                for lang, version in versions.items():
+                    cur = db.execute("DELETE FROM tags WHERE key LIKE ? AND key NOT LIKE ?",
+                                     (f"%:{lang}:%", f"%:{lang}:{version}"))
+                    removed += cur.rowcount
+        except sqlite3.Error:
+            return 0
+        return removed
+
     def close(self) -> None:
         if self._db is not None:
             self._db.close()

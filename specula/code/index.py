@@ -121,6 +121,7 @@ def index_repo(
                 fresh[key] = fi.to_cache()
     if tag_cache is not None and fresh:
         tag_cache.put_many(fresh)
+        tag_cache.prune_stale({lang: extractor_version(lang) for lang in {m[1] for m in misses}})
     if not options.include_tests:
         files = [f.without_tests() for f in files]
 

@@ -133,3 +133,11 @@ def test_commit_of_a_local_checkout_does_not_move_it(tmp_path, bare_repo, _priva
     plain.mkdir()
     with pytest.raises(CodeError, match="not a git repository"):
         index_repo(plain, commit=first)
+
+
+def test_stale_versions_are_pruned(tmp_path, fixtures):
+    cache = TagCache(tmp_path / "c")
+    cache.put_many({"abc:go:oldversion": {"x": 1}, "abc:rust:keep": {"x": 2}})
+    index_repo(fixtures / "go", cache=cache)
+    assert cache.get_many(["abc:go:oldversion"]) == {}
+    assert cache.get_many(["abc:rust:keep"]) == {"abc:rust:keep": {"x": 2}}
