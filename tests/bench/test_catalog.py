@@ -125,3 +125,28 @@ def test_sysmobench_from_a_git_url_at_a_revision(tmp_path, monkeypatch):
     head = {t.name for t in list_tasks(url, systems_dir=tmp_path / "none")}
     pinned = {t.name for t in list_tasks(f"{url}@{first.hexsha}", systems_dir=tmp_path / "none")}
     assert "spin" not in head and "spin" in pinned and "etcd" in head
+
+
+def test_bench_eval_scores_a_folder_of_specs_then_leaderboard(tmp_path, capsys):
+    import json
+
+    from specula.cli import main
+
+    systems = Path(__file__).resolve().parents[2] / "benchmarks" / "systems"
+    spin = systems / "spinlock"
+    specs = tmp_path / "specs"
+    mutant = (spin / "mutants" / "TryLockBlocks.tla").read_text().replace("MODULE TryLockBlocks", "MODULE spin")
+    for run, text in (("a", mutant), ("b", (spin / "ref" / "spin.tla").read_text())):
+        (specs / "spinlock" / run).mkdir(parents=True)
+        (specs / "spinlock" / run / "spin.tla").write_text(text)
+        (specs / "spinlock" / run / "spin.cfg").write_text((spin / "ref" / "spin.cfg").read_text())
+    results = tmp_path / "results.jsonl"
+    args = ["bench", "eval", "--spec-dir", str(specs), "--entry", "external/demo", "--task", "spinlock",
+            "--results", str(results), "--json"]
+    assert main(args) == 0
+    recs = json.loads(capsys.readouterr().out)["records"]
+    assert [(r["task"], r["run"], r["scores"]["conformance"]) for r in recs] == [("spinlock", 1, 0.5), ("spinlock", 2, 1.0)]
+    assert main(args) == 0 and json.loads(capsys.readouterr().out)["records"] == []  # resumed: nothing redone
+    assert main(["leaderboard", "--results", str(results), "--task", "spinlock", "--task", "mutex", "--format", "markdown"]) == 0
+    md = capsys.readouterr().out
+    assert "| 1 | external/demo | 0.500 |" in md  # best run 1.0 on spinlock, mutex missing counts 0
