@@ -199,9 +199,16 @@ class ConformanceResult:
             out.append("- " + c.line())
             for k, v in list(c.detail.items())[:6]:
                 out.append(f"    {k}: {_short(v)}")
-        for t in self.traces:
-            if not t.ok:
-                out.append(f"- trace {t.trace_id}: {t.message}")
+        failed = [t for t in self.traces if not t.ok]
+        by_action: dict[str, list[TraceFollow]] = {}
+        for t in failed:
+            by_action.setdefault(t.failed_action or "?", []).append(t)
+        for act, ts in by_action.items():
+            first = ts[0]
+            more = f" ({len(ts)} traces stop at {act}; first shown)" if len(ts) > 1 else ""
+            out.append(f"- whole trace {first.trace_id}: {first.message}{more}")
+        if self.traces and not failed:
+            out.append(f"whole traces: all {len(self.traces)} followed")
         if self.choices:
             out.append("choices: " + "; ".join(f"{k} ({n})" for k, n in list(self.choices.items())[:6]))
         if self.issues:
@@ -450,7 +457,8 @@ def _diff(name: str, expected: Any, reach: list[Any]) -> dict[str, str]:
                 parts.append(f"spec also has {_fmt(frozenset(extra))}")
             if lacks:
                 parts.append(f"spec lacks {_fmt(frozenset(lacks))}")
-            text += " (" + "; ".join(parts) + ")" if parts else ""
+            if parts:  # the difference first: it is the diagnosis, and survives truncation
+                text = "; ".join(parts) + " — " + text
         return text
 
     if len(reach) == 1:
