@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from specula.code.model import FUNCTION_KINDS, TYPE_KINDS, Call, RepoIndex, Symbol, Write
 from specula.code.rank import norm_ident
