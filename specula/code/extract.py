@@ -249,7 +249,17 @@ class _Extractor:
         return None
 
     def run(self, defs: list[_Def], refs: list) -> None:
-        src = self.source
+        """Name everything: containers first (methods and fields need them), then functions (refs
+        need their ranges), then variables, then references."""
+        types, containers = self._containers(defs)
+        resolved, functions = self._functions(defs, containers)
+        self._emit_types(types, containers)
+        self._emit_functions(resolved)
+        self._variables(defs, containers, functions)
+        self.out.symbols.sort(key=lambda s: (s.line, -s.end_line))
+        self._references(refs, functions)
+
+    def _containers(self, defs: list[_Def]) -> tuple[list[tuple[_Def, str]], _Ranges]:
         types: list[tuple[_Def, str]] = []
         container_items: list[tuple[int, int, str]] = []
         for d in defs:
@@ -275,9 +285,10 @@ class _Extractor:
             types.append((d, name))
             if node.type in self.spec.containers:
                 container_items.append((node.start_byte, node.end_byte, name))
-        containers = _Ranges(container_items)
+        return types, _Ranges(container_items)
 
-        # functions: name, parent (receiver / class / enclosing function)
+    def _functions(self, defs: list[_Def], containers: _Ranges) -> tuple[list[tuple[_Def, str, str | None, str]], _Ranges]:
+        """Each function's name and parent: receiver, class/impl, or the enclosing function."""
         funcs: list[tuple[_Def, str, str | None, str]] = []  # def, name, parent, kind
         for d in defs:
             if d.kind not in ("function", "method"):
@@ -316,9 +327,10 @@ class _Extractor:
             open_fns.append((node.start_byte, node.end_byte, qual))
             resolved.append((d, name, recv, kind))
             func_items.append((node.start_byte, node.end_byte, qual))
-        functions = _Ranges(func_items)
+        return resolved, _Ranges(func_items)
 
-        symbols = self.out.symbols
+    def _emit_types(self, types: list[tuple[_Def, str]], containers: _Ranges) -> None:
+        src, symbols = self.source, self.out.symbols
         for d, name in types:
             node = d.node
             parent = None
@@ -337,6 +349,9 @@ class _Extractor:
                 sig = f"type {name}{kw}" if kw else "type " + sig
             symbols.append(Symbol(name, d.kind, self.path, node.start_point[0] + 1, node.end_point[0] + 1,
                                   parent, sig))
+
+    def _emit_functions(self, resolved: list[tuple[_Def, str, str | None, str]]) -> None:
+        src, symbols = self.source, self.out.symbols
         for d, name, recv, kind in resolved:
             node = d.node
             sig = _signature(node, src)
@@ -345,6 +360,9 @@ class _Extractor:
             symbols.append(Symbol(name, kind, self.path, node.start_point[0] + 1, node.end_point[0] + 1,
                                   recv, sig))
 
+    def _variables(self, defs: list[_Def], containers: _Ranges, functions: _Ranges) -> None:
+        """Fields, globals, constants and locals, classified by what encloses them."""
+        src, symbols = self.source, self.out.symbols
         seen: set[tuple[str, str | None, str]] = set()
         for d in defs:
             if d.kind not in ("field", "variable", "constant"):
@@ -395,7 +413,7 @@ class _Extractor:
                 symbols.append(Symbol(n, kind, self.path, node.start_point[0] + 1, node.end_point[0] + 1,
                                       parent, sig, vtype, static))
 
-        symbols.sort(key=lambda s: (s.line, s.end_line * -1))
+    def _references(self, refs: list, functions: _Ranges) -> None:
         calls, writes = self.out.calls, self.out.writes
         for kind, node, caps in refs:
             name_nodes = caps.get("name.reference." + kind)
