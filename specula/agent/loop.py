@@ -24,6 +24,7 @@ __all__ = ["Agent", "Outcome", "Converged", "Finished", "initial_prompt", "compa
 
 CONTEXT_CHARS = 160_000  # ~40k tokens of history before old tool results and spec texts are elided
 KEEP_RECENT = 12  # messages always sent in full
+MAX_REPLY_TOKENS = 16000
 
 
 class Stop(Exception):
@@ -104,7 +105,8 @@ class Agent:
     def _step(self) -> None:
         t0 = time.monotonic()
         try:
-            reply = self.provider.complete(self.system, compact(self.messages), self.toolbox.specs)
+            reply = self.provider.complete(self.system, compact(self.messages), self.toolbox.specs,
+                                           max_tokens=MAX_REPLY_TOKENS)
         finally:
             self._save()
         self.iterations += 1
@@ -112,7 +114,8 @@ class Agent:
         self._append(reply.message, {"iteration": self.iterations, "usage": reply.usage.to_dict(),
                                      "cost": round(cost, 6), "stop_reason": reply.stop_reason})
         if not reply.tool_calls:
-            self._append(Message("user", render("nudge.md")))
+            cut = reply.stop_reason in ("max_tokens", "length")
+            self._append(Message("user", render("nudge_cut.md" if cut else "nudge.md")))
             return
         for call in reply.tool_calls:
             self._event({"event": "tool_call", "name": call.name, "id": call.id})

@@ -159,7 +159,9 @@ class Toolbox:
         if spec is None:
             return f"error: unknown tool {call.name!r}; tools: {', '.join(_SPEC_BY_NAME)}", True
         if call.error:
-            return (f"error: the arguments of {call.name} could not be read ({call.error}). "
+            hint = (" The reply was probably cut at the output token limit: send smaller pieces "
+                    "(a short write_spec, then edit_definition)." if len(call.raw) > 2000 else "")
+            return (f"error: the arguments of {call.name} could not be read ({call.error}).{hint} "
                     f"Send a JSON object matching the schema: {json.dumps(spec.parameters['properties'])}"), True
         try:
             args = _validate(spec, call.arguments)

@@ -199,3 +199,13 @@ def test_no_secret_in_any_run_file(task_dir, tmp_path, kind):
     text = all_text(Path(out.run))
     assert key not in text
     assert "[REDACTED]" in text
+
+
+def test_a_reply_without_tool_calls_gets_a_nudge(task_dir, tmp_path):
+    script = [{"text": "Let me think about the lock."}, {"text": "cut", "tool_calls": []},
+              call("finish", {"summary": "ok"})]
+    with ScriptedServer(script) as server:
+        out = start_run(load_task(str(task_dir)), opts(server, tmp_path)).run()
+        assert out.status == "finished" and out.iterations == 3
+        nudge = server.requests[1].body["messages"][-1]
+        assert nudge["role"] == "user" and "no tool call" in nudge["content"]
