@@ -479,10 +479,37 @@ def _check_summaries(model: Any, b: Bound, binder: Binder, verdict: Any) -> tupl
     if states is None:
         return False, Cause(b.action, "error", "the engine gives no successor states to compare abstracted variables"), None
     idx = {v: i for i, v in enumerate(model.variables)}
-    for st in states:
-        if all(summaries_match(st[idx[var]], s, binder.abstraction(var)) for var, s in b.post_summaries.items()):
-            params = getattr(verdict, "params", None) or {}
-            return True, None, {k: _fmt(v) for k, v in params.items()}
+
+    def matching(v: Any) -> bool:
+        return any(
+            all(summaries_match(st[idx[var]], sm, binder.abstraction(var)) for var, sm in b.post_summaries.items())
+            for st in (getattr(v, "post_states", None) or [])
+        )
+
+    def ok(v: Any) -> tuple[bool, None, dict[str, str]]:
+        return True, None, {k: _fmt(x) for k, x in (getattr(v, "params", None) or {}).items()}
+
+    if matching(verdict):
+        return ok(verdict)
+    # the engine reports the successors of the first parameter choice that fits the observed
+    # variables; another choice may fit the summaries too: try each explicitly
+    import itertools
+
+    doms: dict[str, list] = {}
+    for a in model.actions:
+        if a.name == b.action:
+            for nm, _k, vals in getattr(a, "binders", ()) or ():
+                if vals is not None:
+                    doms.setdefault(nm, list(vals))
+    free = [p for p in doms if p not in b.params]
+    if free and len(list(itertools.product(*(doms[p] for p in free)))) <= 1000:
+        for combo in itertools.product(*(doms[p] for p in free)):
+            try:
+                v = model.check_step(b.action, b.pre, b.post, {**b.params, **dict(zip(free, combo))}, b.free or None)
+            except Exception:  # noqa: BLE001 - this choice cannot take the step
+                continue
+            if getattr(v, "ok", False) and matching(v):
+                return ok(v)
     return False, Cause(b.action, "mismatch", f"post-state differs in {', '.join(sorted(b.post_summaries))} (by summary)"), None
 
 

@@ -273,3 +273,23 @@ def test_whole_trace_environment_steps(tmp_path):
     (tr,) = res.traces
     assert tr.ok and tr.environment_steps == 1 and tr.followed == 3
     assert res.total == 2 and res.passed == 2  # the Crash step is no window
+
+
+def test_summary_checked_over_every_parameter_choice(tmp_path):
+    """The log is observed only by length and last term; the first parameter value that fits the
+    observed variables (v = 1) does not fit the summary, a later one (v = 2) does."""
+    (tmp_path / "L.tla").write_text(
+        "---- MODULE L ----\nEXTENDS Naturals, Sequences\nVARIABLES x, log\n"
+        "Init == x = 0 /\\ log = <<>>\n"
+        "Put(v) == x' = x /\\ log' = Append(log, [term |-> v])\n"
+        "Next == \\E v \\in {1, 2} : Put(v)\n====\n")
+    (tmp_path / "L.cfg").write_text("INIT Init\nNEXT Next\n")
+    from specula.traces.window import Window
+
+    w = Window(1, "t", 0, "Put", {"x": 0, "logLen": 0, "logLastTerm": 0}, {"x": 0, "logLen": 1, "logLastTerm": 2})
+    res = conformance(tmp_path / "L.tla", tmp_path / "L.cfg", [w])
+    assert res.passed == 1, res.summary()
+    assert res.windows[0].params == {"v": "2"}
+    w2 = Window(2, "t", 0, "Put", {"x": 0, "logLen": 0, "logLastTerm": 0}, {"x": 0, "logLen": 1, "logLastTerm": 3})
+    res = conformance(tmp_path / "L.tla", tmp_path / "L.cfg", [w2])
+    assert res.passed == 0 and res.causes[0].title == "post-state differs in log (by summary)"
