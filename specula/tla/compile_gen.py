@@ -535,7 +535,11 @@ def _is_boolish(node: Any) -> bool:
 
 
 def _small(node: Any) -> bool:
-    return sum(1 for _ in A.walk(node)) <= 3
+    """Cheap enough to re-evaluate at every use (call-by-name): a few names, field accesses and
+    function applications, no operator calls."""
+    nodes = list(A.walk(node))
+    return len(nodes) <= 4 and all(isinstance(x, (A.Name, A.Number, A.String, A.FieldAccess, A.FuncApp))
+                                   for x in nodes)
 
 
 def _may_be_infinite(node: Any) -> bool:
