@@ -436,9 +436,10 @@ def check(
         result.verdict = "limit"
         result.stopped = "max_depth"
         result.message = _STOP_MESSAGES["max_depth"]
+    complete = result.verdict == "ok"  # the safety search finished without a violation
     if plan.temporal_props:
         _liveness(result, search, obligations, fairness, unsupported, limits, t0)
-    if result.verdict == "ok":
+    if complete:
         for pr in result.properties:
             if pr.status == "pending":
                 pr.status = "ok"

@@ -35,6 +35,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from specula.tla.liveness_product import FairEval, ProductSearch, make_fair
+
 __all__ = ["Obligation", "Fair", "Graph", "LivenessResult", "liveness_plan", "check_liveness"]
 
 State = tuple
@@ -47,14 +49,18 @@ class Obligation:
     text: str  # human description
     p: Callable[[State], bool] | None = None  # state predicate (P, or Q for E)
     q: Callable[[State], bool] | None = None  # second predicate (LT: Q)
-    step: Callable[[State, State], bool] | None = None  # <<A>>_v
+    step: Any = None  # <<A>>_v as a Fair (step predicate + successor enumerator)
+    tab: Any = None  # "LTL": tableau of the negated formula (liveness_ltl.Tableau)
+    atoms: list | None = None  # "LTL": the tableau's atoms
 
 
 @dataclass
 class Fair:
     kind: str  # "WF" | "SF"
     text: str
-    step: Callable[[State, State], bool]
+    step: Callable[[State, State], bool]  # <<A>>_v on a pair of states
+    succ: Callable[[State], list] | None = None  # successors of A (None: evaluate step per edge)
+    sub: Callable[[State], Any] | None = None  # v
 
 
 @dataclass
@@ -190,9 +196,8 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str]) -> tuple[list[Obli
             return None
         return lambda s, fn=fn: fn(s, None, frame) is True
 
-    def angle(action: Any, sub: Any, env: Any) -> Callable[[State, State], bool]:
-        fn, _ = comp.expr(A.AngleAction(action, sub), env)
-        return lambda s, t, fn=fn: fn(s, t, frame) is True
+    def angle(action: Any, sub: Any, env: Any) -> Fair:
+        return make_fair(Fair, comp, "step", action, sub, env, "<<A>>_v")
 
     def expand_quant(node: Any, env: Any) -> list[Any]:
         """\\A x \\in S : body -> one env per binding (constant-level domains only)."""
@@ -214,6 +219,22 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str]) -> tuple[list[Obli
 
     def is_op(node: Any, name: str) -> bool:
         return isinstance(node, A.OpApp) and node.name == name and not node.prefix
+
+    translator: list = []
+
+    def general(prop: str, node: Any, env: Any) -> Obligation:
+        """Any other temporal formula: the tableau of its negation (liveness_ltl)."""
+        from specula.tla import liveness_ltl as L
+
+        if not translator:
+            translator.append(L.Translator(model))
+        tr = translator[0]
+        try:
+            f = tr.translate(node, env)
+            tab = L.tableau(L.neg(f), tr.atoms)
+        except L.Unsupported as exc:
+            raise Unsupported(str(exc)) from None
+        return Obligation(prop, "LTL", "temporal formula", tab=tab, atoms=tr.atoms)
 
     def walk(prop: str, node: Any, env: Any, out: list[Obligation], depth: int = 0) -> None:
         if depth > 60:
@@ -258,7 +279,8 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str]) -> tuple[list[Obli
                 for a in x.args:
                     walk(prop, A.OpApp("[]", (a,)), xenv, out, depth + 1)
                 return
-            raise Unsupported("[] over a formula of this shape")
+            out.append(general(prop, node, env))
+            return
         if is_op(node, "<>") and len(node.args) == 1:
             x, xenv = unfold_all(node.args[0], env)
             if is_op(x, "[]") and len(x.args) == 1:
@@ -273,18 +295,21 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str]) -> tuple[list[Obli
             if isinstance(x, A.AngleAction):
                 out.append(Obligation(prop, "E_step", "<><<A>>_v", step=angle(x.action, x.sub, xenv)))
                 return
-            raise Unsupported("<> over a formula of this shape")
+            out.append(general(prop, node, env))
+            return
         if is_op(node, "~>") and len(node.args) == 2:
             p = state_pred(node.args[0], env)
             q = state_pred(node.args[1], env)
             if p is not None and q is not None:
                 out.append(Obligation(prop, "LT", "P ~> Q", p=p, q=q))
                 return
-            raise Unsupported("~> between formulas that are not state predicates")
+            out.append(general(prop, node, env))
+            return
         if isinstance(node, A.Fairness):
             out.append(Obligation(prop, node.kind, f"{node.kind}_v(A)", step=angle(node.action, node.sub, env)))
             return
-        raise Unsupported(f"temporal formula of this shape ({type(node).__name__})")
+        out.append(general(prop, node, env))
+        return
 
     for name in names:
         out: list[Obligation] = []
@@ -340,8 +365,7 @@ def spec_fairness(model: Any, cfg: Any) -> list[Fair]:
                 walk(a, env, depth + 1)
             return
         if isinstance(node, A.Fairness):
-            fn, _ = comp.expr(A.AngleAction(node.action, node.sub), env)
-            out.append(Fair(node.kind, f"{node.kind}", lambda s, t, fn=fn: fn(s, t, frame) is True))
+            out.append(make_fair(Fair, comp, node.kind, node.action, node.sub, env, node.kind))
             return
         if isinstance(node, A.Quant) and node.kind == "A":
             from specula.tla.values import enumerate_set, ordered
@@ -430,29 +454,28 @@ class _Checker:
         self.fair = fairness
         self.deadline = deadline
         n = len(g.states)
-        # per fairness constraint: edges that are <<A>>_v steps, states enabling <<A>>_v
-        self.fair_step: list[bytearray] = []
-        self.fair_enabled: list[bytearray] = []
-        for f in fairness:
-            step = self.step_mask(f.step)
-            en = bytearray(n)
-            for e, u in enumerate(g.src):
-                if step[e]:
-                    en[u] = 1
-            self.fair_step.append(step)
-            self.fair_enabled.append(en)
+        # per fairness constraint, evaluated lazily: <<A>>_v steps and states enabling <<A>>_v
+        self.fe = FairEval(g, fairness)
 
     def tick(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise TimeoutError
 
-    def step_mask(self, fn: Callable[[State, State], bool]) -> bytearray:
-        st, src, dst = self.g.states, self.g.src, self.g.dst
-        m = bytearray(len(src))
-        for e in range(len(src)):
-            if fn(st[src[e]], st[dst[e]]):
-                m[e] = 1
-        return m
+    def step_mask(self, f: Fair) -> tuple[bytearray, bytearray]:
+        """Edges that are <<A>>_v steps, states where <<A>>_v is enabled."""
+        fe = FairEval(self.g, [f])
+        n = len(self.g.states)
+        steps = bytearray(len(self.g.src))
+        en = bytearray(n)
+        for s in range(n):
+            if not s & 255:
+                self.tick()
+            for e in self.out[s]:
+                if fe.step(0, e):
+                    steps[e] = 1
+            if fe.enabled(0, s):
+                en[s] = 1
+        return steps, en
 
     def node_mask(self, fn: Callable[[State], bool], negate: bool = False) -> bytearray:
         m = bytearray(len(self.g.states))
@@ -478,19 +501,19 @@ class _Checker:
             fair = True
             remove: set[int] = set()
             for k, f in enumerate(self.fair):
-                step, en = self.fair_step[k], self.fair_enabled[k]
-                e_hit = next((e for e in inner if step[e]), None)
+                fe = self.fe
+                e_hit = next((e for e in inner if fe.step(k, e)), None)
                 if e_hit is not None:
                     witnesses.append(("edge", e_hit))
                     continue
                 if f.kind == "WF":
-                    off = next((v for v in comp if not en[v]), None)
+                    off = next((v for v in comp if not fe.enabled(k, v)), None)
                     if off is None:
                         fair = False
                         break
                     witnesses.append(("node", off))
                 else:  # SF: no step in the component -> it must avoid the enabling states
-                    ens = [v for v in comp if en[v]]
+                    ens = [v for v in comp if fe.enabled(k, v)]
                     if ens:
                         fair = False
                         remove.update(ens)
@@ -610,6 +633,7 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
     everything = list(range(n))
     always = lambda e: True  # noqa: E731
     anywhere = lambda v: True  # noqa: E731
+    fair_eval: FairEval | None = None
     for ob in obligations:
         if ob.prop in results and results[ob.prop].violated:
             continue
@@ -617,6 +641,15 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
             found = None
             start, region = g.inits, anywhere
             edge_ok: Callable[[int], bool] = always
+            if ob.kind == "LTL":  # tableau of ~F times the graph (liveness_product)
+                if fair_eval is None:
+                    fair_eval = FairEval(g, fairness)
+                res = _check_ltl(g, ob, fair_eval, deadline)
+                if res is not None:
+                    results[ob.prop] = res
+                else:
+                    results.setdefault(ob.prop, LivenessResult(ob.prop, False))
+                continue
             if ob.kind == "AE":  # []<>P: fair cycle inside ~P
                 notp = ck.node_mask(ob.p, negate=True)  # type: ignore[arg-type]
                 nodes = [v for v in everything if notp[v]]
@@ -654,7 +687,7 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
                     )
                     continue
             elif ob.kind in ("AE_step", "WF", "SF", "E_step"):
-                steps = ck.step_mask(ob.step)  # type: ignore[arg-type]
+                steps, en = ck.step_mask(ob.step)  # type: ignore[arg-type]
                 edge_ok = lambda e, m=steps: not m[e]  # noqa: E731
                 if ob.kind == "AE_step":
                     found = ck.fair_scc(everything, None, edge_ok, None)
@@ -663,10 +696,6 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
                     found = ck.fair_scc(sorted(reach), None, edge_ok, None)
                     region = lambda v, r=reach: v in r  # noqa: E731
                 else:
-                    en = bytearray(n)
-                    for e, u in enumerate(g.src):
-                        if steps[e]:
-                            en[u] = 1
                     if ob.kind == "WF":
                         nodes = [v for v in everything if en[v]]
                         found = ck.fair_scc(nodes, en, edge_ok, None)
@@ -684,6 +713,31 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
         except TimeoutError:
             results[ob.prop] = LivenessResult(ob.prop, False, "liveness check stopped at the time limit", stopped=True)
     return list(results.values())
+
+
+def _check_ltl(g: Graph, ob: Obligation, fe: FairEval, deadline: float | None) -> LivenessResult | None:
+    """A fair behavior of the graph satisfying the negation of the formula, as a lasso."""
+    ps = ProductSearch(g, ob.tab, ob.atoms or [], fe, deadline)
+    found = ps.search()
+    if found is None:
+        return None
+    init, comp, wit = found
+    pre, cyc = ps.lasso(init, comp, wit)
+    states, labels = g.states, g.labels
+    start = pre[0][0] if pre else (cyc[0][0] if cyc else next(u for u in init if u in comp))
+    trace: list[tuple[str | None, State]] = [(None, states[ps.ps[start]])]
+    for _u, v, e in pre:
+        if e >= 0:
+            trace.append((labels[g.act[e]], states[ps.ps[v]]))
+    loop_at = len(trace)
+    real = [(v, e) for _u, v, e in cyc if e >= 0]
+    text = f"Temporal property {ob.prop} is violated."
+    if not real:
+        return LivenessResult(ob.prop, True, text, trace, None, None, True)
+    for v, e in real:
+        trace.append((labels[g.act[e]], states[ps.ps[v]]))
+    loop_label = trace.pop()[0]  # the last step goes back to the entry state
+    return LivenessResult(ob.prop, True, text, trace, loop_at, loop_label, False)
 
 
 def _reach(sources: Iterable[int], ck: _Checker, region: Callable[[int], bool], edge_ok: Callable[[int], bool] = lambda e: True) -> set[int]:

@@ -124,7 +124,9 @@ def render_check(result: CheckResult, spec: str = "", cfg: str = "", markup: boo
             loc = d.location() if hasattr(d, "location") else ""
             out.append(f"  {esc(loc)}: {esc(getattr(d, 'message', str(d)))}")
         if result.counterexample:
-            out.append("Error: The behavior up to this point is:" if result.verdict != "error" else "The behavior up to the error is:")
+            out.append("Error: The following behavior constitutes a counter-example:" if result.verdict == "liveness"
+                       else "Error: The behavior up to this point is:" if result.verdict != "error"
+                       else "The behavior up to the error is:")
             out.extend(render_trace(result.counterexample, result.variables, markup))
             if result.stuttering:
                 out.append(f"State {len(result.counterexample) + 1}: Stuttering")
