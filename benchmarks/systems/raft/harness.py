@@ -49,7 +49,7 @@ ACTION_OF = {MsgVote: "HandleVoteRequest", MsgPreVote: "HandleVoteRequest",
 
 class Cluster:
     def __init__(self, n: int, rng: random.Random, tracer: TraceWriter | None = None,
-                 max_term: int = 2, max_log: int = 2) -> None:
+                 max_term: int = 2, max_log: int = 3) -> None:
         self.rng = rng
         self.ids = list(range(1, n + 1))
         self.tracer = tracer
@@ -167,7 +167,7 @@ class Cluster:
 
 
 def record(runs: int, seed: int, out: Path, nodes: int = 3, max_steps: int = 150,
-           max_term: int = 2, max_log: int = 2) -> list[Path]:
+           max_term: int = 2, max_log: int = 3) -> list[Path]:
     """Record ``runs`` traces into ``out`` (created); returns the trace paths."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -175,7 +175,7 @@ def record(runs: int, seed: int, out: Path, nodes: int = 3, max_steps: int = 150
         run_seed = seed + k
         path = out / f"trace-{k:03d}.ndjson"
         ids = list(range(1, nodes + 1))
-        with TraceWriter.open(path, system=SYSTEM, nodes=ids, seed=run_seed) as tw:
+        with TraceWriter.open(path, system=SYSTEM, nodes=ids, seed=run_seed, delta=True) as tw:
             Cluster(nodes, random.Random(run_seed), tw, max_term, max_log).run(max_steps)
         paths.append(path)
     return paths
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--steps", type=int, default=150)
     ap.add_argument("--max-term", type=int, default=2)
-    ap.add_argument("--max-log", type=int, default=2)
+    ap.add_argument("--max-log", type=int, default=3)
     args = ap.parse_args(argv)
     paths = record(args.runs, args.seed, args.out, max_steps=args.steps,
                    max_term=args.max_term, max_log=args.max_log)

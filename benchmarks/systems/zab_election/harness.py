@@ -2,7 +2,7 @@
 
     python benchmarks/systems/zab_election/harness.py --runs 20 --seed 1 --out traces/
 
-Each run starts three peers with random last-logged zxids and lets a seeded scheduler pick, at
+Each run starts N peers (default 2) with random last-logged zxids and lets a seeded scheduler pick, at
 every step, one enabled event: deliver any in-flight notification (reordering), a poll timeout
 (resend), the end of a finalize wait, a peer crash (its in-flight messages are lost and its memory
 is wiped), a restart, or a follower losing its leader (it goes back to LOOKING keeping its clock).
@@ -122,7 +122,7 @@ class Cluster:
                 self.trace("LeaderLost", arg, {"i": arg})
 
 
-def record(runs: int, seed: int, out: Path, nodes: int = 3, max_steps: int = 120,
+def record(runs: int, seed: int, out: Path, nodes: int = 2, max_steps: int = 120,
            crashes: int = 3) -> list[Path]:
     """Record ``runs`` traces into ``out`` (created); returns the trace paths."""
     out.mkdir(parents=True, exist_ok=True)
@@ -131,7 +131,7 @@ def record(runs: int, seed: int, out: Path, nodes: int = 3, max_steps: int = 120
         run_seed = seed + k
         path = out / f"trace-{k:03d}.ndjson"
         ids = list(range(1, nodes + 1))
-        with TraceWriter.open(path, system=SYSTEM, nodes=ids, seed=run_seed) as tw:
+        with TraceWriter.open(path, system=SYSTEM, nodes=ids, seed=run_seed, delta=True) as tw:
             Cluster(nodes, random.Random(run_seed), tw).run(max_steps, crashes)
         paths.append(path)
     return paths
@@ -143,8 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--steps", type=int, default=120)
+    ap.add_argument("--nodes", type=int, default=2,
+                    help="ensemble size (the reference cfg uses N = 2: TLC explores N = 3 "
+                         "in minutes, N = 2 in seconds)")
     args = ap.parse_args(argv)
-    paths = record(args.runs, args.seed, args.out, max_steps=args.steps)
+    paths = record(args.runs, args.seed, args.out, nodes=args.nodes, max_steps=args.steps)
     print(f"wrote {len(paths)} traces to {args.out}")
     return 0
 

@@ -69,5 +69,5 @@ Next ==
     \/ \E c \in Clients, m \in network : ClientCriticalSection(c, m)
     \/ \E c \in Clients : ClientUnlockRequest(c)
 
-Spec == Init /\ [][Next]_vars
+Spec == Init /\ [][Next]_vars /\ WF_vars(Next)
 =============================================================================

@@ -165,5 +165,16 @@ Next ==
         \/ \E m \in msgs : HandleNotification(i, m)
         \/ BecomeLeader(i)
 
-Spec == Init /\ [][Next]_vars
+\* Every peer keeps taking its steps and no notification stays in flight forever (the
+\* network reorders but delivers). Epochs in the model stay within 0..N.
+Notifications ==
+    [from : Server, to : Server, state : PeerStates, leader : Server, zxid : 0..MaxZxid,
+     epoch : 0..N]
+Fairness ==
+    \A i \in Server :
+        /\ WF_vars(Notification(i))
+        /\ WF_vars(BecomeLeader(i))
+        /\ \A m \in Notifications : WF_vars(HandleNotification(i, m))
+
+Spec == Init /\ [][Next]_vars /\ Fairness
 =============================================================================
