@@ -41,10 +41,17 @@ def _extract_chunk(items: list[tuple[bytes, str, str, str]]) -> list[dict | None
 
 
 def _default_workers() -> int:
+    """Up to 4 workers, one per usable CPU; one when the machine is already saturated (load average
+    at least twice the CPUs), where extra processes only add pickling and start-up cost."""
     try:
         n = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - non-Linux
         n = os.cpu_count() or 1
+    try:
+        if os.getloadavg()[0] >= 2 * n:
+            return 1
+    except OSError:  # pragma: no cover - no load average available
+        pass
     return max(1, min(n, 4))
 
 
