@@ -28,7 +28,7 @@ TLC ``:> @@``; action ``' UNCHANGED ENABLED \\cdot``; temporal ``[] <> ~> -+->``
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Iterator, Union
+from typing import Iterator, NamedTuple, Union
 
 __all__ = [
     "Span",
@@ -84,9 +84,11 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Source span: file, byte offsets, and 1-based line/column of start and end."""
+class Span(NamedTuple):
+    """Source span: file, byte offsets, and 1-based line/column of start and end.
+
+    An immutable, hashable record (a NamedTuple, so the parser can build thousands cheaply);
+    use ``span._replace(...)`` to derive a changed copy."""
 
     file: str
     start: int
@@ -442,10 +444,15 @@ Unit = Union[OpDef, FuncDef, VariableDecl, ConstantDecl, InstanceDef, Assume, Th
 
 def children(node: Node) -> Iterator[Node]:
     """Direct child nodes, in source order (looks inside tuples, pairs and EXCEPT paths)."""
-    for f in fields(node):
-        if f.name == "span":
-            continue
-        yield from _nodes_in(getattr(node, f.name))
+    names = _CHILD_FIELDS.get(type(node))
+    if names is None:
+        names = tuple(f.name for f in fields(node) if f.name != "span")
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple) and value:
+            yield from _nodes_in(value)
 
 
 def _nodes_in(value: object) -> Iterator[Node]:
@@ -463,3 +470,10 @@ def walk(node: Node) -> Iterator[Node]:
         n = stack.pop()
         yield n
         stack.extend(reversed(list(children(n))))
+
+
+# field names holding possible children, per node class (computed once; read-only afterwards)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in fields(cls) if f.name not in ("span",) and f.type not in ("str", "bool", "int", "str | None"))
+    for cls in Node.__subclasses__()
+}

@@ -17,7 +17,7 @@ from typing import Iterable
 from specula.diagnostics import Diagnostic
 from specula.errors import InputError, SpecError
 from specula.tla import ast
-from specula.tla.syntax import parse_module
+from specula.tla.syntax import parse_module, parse_modules
 
 __all__ = [
     "Definition",
@@ -170,13 +170,16 @@ class _Loader:
                     self.error("E201", f"cannot read module {name}: {exc}", span)
                     return None
                 try:
-                    module = parse_module(text, str(path))
+                    modules = parse_modules(text, str(path))
                 except SpecError as exc:
                     self.diags.extend(exc.diagnostics())
                     self.sources[str(path)] = text
                     return None
-                self.register(module, str(path), text)
-                return module
+                for extra in modules[1:]:
+                    if extra.name not in self.modules:
+                        self.register(extra, str(path), text)
+                self.register(modules[0], str(path), text)
+                return modules[0]
         if name in STANDARD_MODULES:
             module, path, text = _parse_stdlib(name)
             self.register(module, path, text)
@@ -233,10 +236,12 @@ class _Loader:
                 if d is not None and not d.local:
                     scope.instances.setdefault(n, ref)
         is_std = module.name in self.from_stdlib
+        text = self.sources.get(module.span.file, "")
+        may_let_instance = "INSTANCE" in text and "LET" in text
         for unit in module.units:
             scope.unit_starts[id(unit)] = len(scope.names)
             self.add_unit(scope, unit, is_std)
-            if isinstance(unit, (ast.OpDef, ast.FuncDef)):
+            if may_let_instance and isinstance(unit, (ast.OpDef, ast.FuncDef)):
                 self.let_instances(scope, unit)
         return scope
 
@@ -429,8 +434,11 @@ def load(path: str | Path, search_path: Iterable[str | Path] = ()) -> Spec:
 def load_text(text: str, file: str = "<spec>", search_path: Iterable[str | Path] = (),
               root_dir: str | Path | None = None) -> Spec:
     """Like ``load`` for spec text already in memory (modules are searched in ``root_dir``)."""
-    module = parse_module(text, file)
+    modules = parse_modules(text, file)
+    module = modules[0]
     loader = _Loader(Path(root_dir) if root_dir is not None else Path(file).resolve().parent, search_path)
+    for extra in modules[1:]:  # further modules in the same file, available by name
+        loader.register(extra, file, text)
     loader.register(module, file, text)
     return _finish(loader, module, file)
 

@@ -9,6 +9,7 @@ reports while parsing. Proofs, PlusCal algorithms and comments are parsed and dr
 from __future__ import annotations
 
 import functools
+from bisect import bisect_right
 from typing import Callable, Iterable
 
 from specula.diagnostics import Diagnostic
@@ -17,6 +18,7 @@ from specula.tla import ast
 
 __all__ = [
     "parse_module",
+    "parse_modules",
     "parse_expression",
     "INFIX_NAMES",
     "PREFIX_NAMES",
@@ -111,7 +113,7 @@ def _parser():
 
 
 class _Source:
-    """Byte text plus line table: turns tree-sitter byte points into 1-based char columns."""
+    """Byte text plus line table: turns tree-sitter byte offsets into 1-based lines and char columns."""
 
     def __init__(self, text: str, file: str, line_base: int = 0, byte_base: int = 0) -> None:
         self.text = text
@@ -120,35 +122,43 @@ class _Source:
         self.byte_base = byte_base
         self.data = text.encode("utf-8")
         self.ascii = text.isascii()
-        self._line_starts: list[int] | None = None
+        starts = [0]
+        find = self.data.find
+        i = find(b"\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = find(b"\n", i + 1)
+        self.line_starts = starts
 
-    def col(self, row: int, byte_col: int) -> int:
+    def line_col(self, offset: int) -> tuple[int, int]:
+        row = bisect_right(self.line_starts, offset) - 1
+        start = self.line_starts[row]
         if self.ascii:
-            return byte_col + 1
-        if self._line_starts is None:
-            starts = [0]
-            find = self.data.find
-            i = find(b"\n")
-            while i >= 0:
-                starts.append(i + 1)
-                i = find(b"\n", i + 1)
-            self._line_starts = starts
-        start = self._line_starts[row] if row < len(self._line_starts) else 0
-        return len(self.data[start:start + byte_col].decode("utf-8", errors="replace")) + 1
+            return row + 1 - self.line_base, offset - start + 1
+        return row + 1 - self.line_base, len(self.data[start:offset].decode("utf-8", errors="replace")) + 1
 
     def span(self, node) -> ast.Span:
-        sr, sc = node.start_point
-        er, ec = node.end_point
-        b, lb = self.byte_base, self.line_base
-        return ast.Span(self.file, node.start_byte - b, node.end_byte - b, sr + 1 - lb, self.col(sr, sc),
-                        er + 1 - lb, self.col(er, ec))
+        return self.span_bytes(node.start_byte, node.end_byte)
 
     def span_between(self, first, last) -> ast.Span:
-        sr, sc = first.start_point
-        er, ec = last.end_point
+        return self.span_bytes(first.start_byte, last.end_byte)
+
+    def span_bytes(self, start: int, end: int) -> ast.Span:
+        starts = self.line_starts
+        r0 = bisect_right(starts, start) - 1
+        r1 = bisect_right(starts, end, r0) - 1
+        if self.ascii:
+            c0 = start - starts[r0] + 1
+            c1 = end - starts[r1] + 1
+        else:
+            data = self.data
+            c0 = len(data[starts[r0]:start].decode("utf-8", errors="replace")) + 1
+            c1 = len(data[starts[r1]:end].decode("utf-8", errors="replace")) + 1
         b, lb = self.byte_base, self.line_base
-        return ast.Span(self.file, first.start_byte - b, last.end_byte - b, sr + 1 - lb, self.col(sr, sc),
-                        er + 1 - lb, self.col(er, ec))
+        return _new_span((self.file, start - b, end - b, r0 + 1 - lb, c0, r1 + 1 - lb, c1))
+
+
+_new_span = functools.partial(tuple.__new__, ast.Span)
 
 
 def _kids(node) -> list:
@@ -731,7 +741,7 @@ class _Unsupported(Exception):
         self.node = node
 
 
-def _build(src: _Source) -> ast.Module:
+def _build(src: _Source, first_only: bool = True) -> list[ast.Module]:
     from specula.tla.syntax_errors import find_syntax_errors
 
     root = _parser().parse(src.data).root_node
@@ -742,15 +752,21 @@ def _build(src: _Source) -> ast.Module:
         raise SpecError([Diagnostic("error", "E101", "no module found: expected '---- MODULE Name ----'",
                                     src.file, 1, 1)])
     builder = _Builder(src)
-    module = builder.module(modules[0])
+    built = [builder.module(m) for m in (modules[:1] if first_only else modules)]
     if builder.diags:
         raise SpecError(builder.diags)
-    return module
+    return built
 
 
 def parse_module(text: str, file: str) -> ast.Module:
     """Parse the first module in ``text``; raise ``SpecError`` on syntax or precedence errors."""
-    return _build(_Source(text, file))
+    return _build(_Source(text, file))[0]
+
+
+def parse_modules(text: str, file: str) -> list[ast.Module]:
+    """Every top-level module of ``text`` in order (SANY allows several per file: the first is
+    the file's own module, the others can be EXTENDed or INSTANCEd by name)."""
+    return _build(_Source(text, file), first_only=False)
 
 
 _EXPR_PREFIX = "---- MODULE __Expr__ ----\n__E__ ==\n"
@@ -759,7 +775,7 @@ _EXPR_PREFIX = "---- MODULE __Expr__ ----\n__E__ ==\n"
 def parse_expression(text: str, file: str = "<expr>") -> ast.Expr:
     """Parse a standalone expression; spans refer to ``text`` itself (line 1 = its first line)."""
     src = _Source(_EXPR_PREFIX + text + "\n====\n", file, line_base=2, byte_base=len(_EXPR_PREFIX))
-    module = _build(src)
+    module = _build(src)[0]
     for u in module.units:
         if isinstance(u, ast.OpDef) and u.name == "__E__":
             return u.body

@@ -163,3 +163,11 @@ def test_levels_allow_what_sany_allows(tmp_path: Path) -> None:
                              "E == ENABLED (x' = 1)\nS == x = 0 /\\ [][A]_x /\\ WF_x(A) /\\ <>(x = 1)\n"
                              "T(v, B) == [][B]_v\nU == T(x, A)\nASSUME N = N")
     load(p)
+
+
+def test_several_modules_in_one_file(tmp_path: Path) -> None:
+    p = tmp_path / "Main.tla"
+    p.write_text("---- MODULE Main ----\nEXTENDS Common\nA == Helper + 1\n====\n\n"
+                 "---- MODULE Common ----\nEXTENDS Naturals\nHelper == 41\n====\n", encoding="utf-8")
+    spec = load(p)
+    assert spec.root.names["Helper"].module == "Common" and "Common" in spec.modules
