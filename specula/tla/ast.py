@@ -13,6 +13,8 @@ Conventions
   flattened only where the source groups them so; ``a /\\ (b /\\ c)`` stays nested).
 * ``x'`` is ``Prime(x)``; ``UNCHANGED e``, ``ENABLED e``, ``DOMAIN``, ``SUBSET``, ``UNION``,
   ``[]``, ``<>`` are ``OpApp`` with the canonical names below and one argument.
+* Every node has a ``span`` (``Span``, a NamedTuple of file, byte offsets, 1-based line/column
+  of start and end; columns count characters). Spans never take part in node equality.
 * Names are resolved later (semantic analysis): ``Name`` is any identifier reference — a
   variable, constant, bound variable, or operator used without arguments or passed as an
   argument. ``OpApp`` with a ``prefix`` is an instance-qualified reference ``I!J!Op(args)``.
