@@ -137,6 +137,57 @@ def _concat(a: Any, b: Any) -> Any:
     raise ValueFault(f"\\o applied to {format_value(a)} and {format_value(b)}")
 
 
+def _set1(f: Any, k: Any, v: Any) -> Any:
+    """``[f EXCEPT ![k] = v]`` for one key (unchanged when k is outside the domain)."""
+    c = f.__class__
+    if c is Fn:
+        if k in f:
+            r = Fn()
+            dict.update(r, f)
+            dict.__setitem__(r, k, v)
+            return r
+        return f
+    if c is tuple:
+        if k.__class__ is int and 0 < k <= len(f):
+            return f[: k - 1] + (v,) + f[k:]
+        return f
+    if isinstance(f, LazyFn):
+        return _set1(f.materialize(), k, v)
+    raise ValueFault(f"EXCEPT applied to {type_name(f)} {format_value(f)}, which is not a function")
+
+
+def _has(f: Any, k: Any) -> bool:
+    if f.__class__ is Fn:
+        return k in f
+    if f.__class__ is tuple:
+        return k.__class__ is int and 0 < k <= len(f)
+    return False
+
+
+def _exc(f: Any, keys: tuple, v: Any) -> Any:
+    if len(keys) == 1:
+        return _set1(f, keys[0], v)
+    k = keys[0]
+    if not _has(f, k):
+        return f
+    return _set1(f, k, _exc(_ap(f, k), keys[1:], v))
+
+
+def _exc_at(f: Any, keys: tuple, vf: Callable, kat: int, s: Any, n: Any, e: list) -> Any:
+    k = keys[0]
+    if isinstance(f, LazyFn):
+        f = f.materialize()
+    if not _has(f, k):
+        if f.__class__ is not Fn and f.__class__ is not tuple:
+            raise ValueFault(f"EXCEPT applied to {type_name(f)} {format_value(f)}, which is not a function")
+        return f
+    old = _ap(f, k)
+    if len(keys) == 1:
+        e[kat] = old
+        return _set1(f, k, vf(s, n, e))
+    return _set1(f, k, _exc_at(old, keys[1:], vf, kat, s, n, e))
+
+
 def _rec(names: tuple, vals: tuple) -> Fn:
     r = Fn()
     dict.update(r, zip(names, vals))
@@ -148,7 +199,7 @@ _SLOW: dict[str, Callable] = {}
 _HELPERS = {
     "_ap": _ap, "_fld": _fld, "_eq": _eq, "_in": _in, "_en": _en, "_truth": _truth, "_div": _div,
     "_mod": _mod, "_range": _range, "_cup": _cup, "_cap": _cap, "_minus": _minus, "_concat": _concat,
-    "_rec": _rec, "_mkfn": make_fn, "_dom": domain, "_frozenset": frozenset, "_Fn": Fn,
+    "_rec": _rec, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_mkfn": make_fn, "_dom": domain, "_frozenset": frozenset, "_Fn": Fn,
     "_LazyFn": LazyFn, "_MV": ModelValue,
 }
 
@@ -178,7 +229,7 @@ class Generator:
             A.FieldAccess: self._field, A.Tuple: self._tuple, A.RecordCons: self._record,
             A.If: self._if, A.Quant: self._quant, A.SetEnum: self._setenum,
             A.SetFilter: self._setfilter, A.SetMap: self._setmap, A.FuncCons: self._funccons,
-            A.Prime: self._prime,
+            A.Prime: self._prime, A.Except: self._except,
         }
 
     # ------------------------------------------------------------------ entry
@@ -436,6 +487,37 @@ class Generator:
         parts = [self.sub(a, env) for a in node.args]
         tup = "(" + ", ".join(p[0] for p in parts) + ",)"
         return f"_ap({f[0]}, {tup})", f[1].union(*[p[1] for p in parts]), 1 + f[2] + sum(p[2] for p in parts)
+
+    def _except(self, node: A.Except, env: "Env") -> tuple | None:
+        cur = self.sub(node.fn, env)
+        src, deps, size = cur
+        for u in node.updates:
+            keys = []
+            for item in u.path:
+                if isinstance(item, str):
+                    keys.append(repr(item))
+                    continue
+                parts = [self.sub(x, env) for x in item]
+                deps = deps.union(*[p[1] for p in parts])
+                size += sum(p[2] for p in parts)
+                keys.append(parts[0][0] if len(parts) == 1 else "(" + ", ".join(p[0] for p in parts) + ",)")
+            if any(isinstance(x, A.At) for x in A.walk(u.value)):
+                kat = self.c.new_slot()
+                venv = env.bind({"@": ("slot", kat)})
+                vfn, vdeps = self.c.expr(u.value, venv)
+                self.consts.append(vfn)
+                deps = deps | (set(vdeps) - {kat})
+                src = f"_exc_at({src}, ({', '.join(keys)},), _k[{len(self.consts) - 1}], {kat}, s, n, e)"
+            else:
+                v = self.sub(u.value, env)
+                deps = deps | v[1]
+                size += v[2]
+                if len(keys) == 1:
+                    src = f"_set1({src}, {keys[0]}, {v[0]})"
+                else:
+                    src = f"_exc({src}, ({', '.join(keys)},), {v[0]})"
+            size += 1
+        return src, deps, size
 
     def _field(self, node: A.FieldAccess, env: "Env") -> tuple:
         r = self.sub(node.expr, env)
