@@ -43,6 +43,16 @@ class IndexOptions:
     # repo-relative files or folders indexed even where a rule would skip them (the files a task
     # names, e.g. redisraft's vendored ``deps/raft/src/raft_server.c``)
     always_include: tuple[str, ...] = ()
+    # repo-relative files or folders never indexed (e.g. what a task hides from the agent); wins
+    # over always_include
+    exclude: tuple[str, ...] = ()
+
+    def excludes(self, rel: str) -> bool:
+        for p in self.exclude:
+            p = p.strip("/").removeprefix("./")
+            if p and (rel == p or rel.startswith(p + "/")):
+                return True
+        return False
 
     def forces(self, rel: str) -> bool:
         """Is ``rel`` (a file or folder) one of ``always_include`` or inside one?"""
@@ -188,6 +198,9 @@ def discover(root: Path, options: IndexOptions = IndexOptions()) -> tuple[list[S
         keep = []
         for d in sorted(dirnames):
             rel = rel_dir + d
+            if options.excludes(rel):
+                skip("excluded")
+                continue
             reason = None
             if d.startswith(".") or d in BUILD_DIRS:
                 reason = "hidden"
@@ -217,6 +230,9 @@ def discover(root: Path, options: IndexOptions = IndexOptions()) -> tuple[list[S
             rel = rel_dir + f
             if lang in counts:
                 counts[lang] += 1
+            if options.excludes(rel):
+                skip("excluded")
+                continue
             if options.forces(rel):
                 found.append((rel, lang))
                 continue
