@@ -167,6 +167,17 @@ class Agent:
                  f"- best overall score: {s.best_score:.3f}" if s.best_score >= 0 else "- best overall score: none",
                  f"- model calls: {self.iterations}; tokens: {self.ledger.usage.total}; "
                  f"cost: ${self.ledger.cost:.4f}; wall: {self.elapsed:.1f}s"]
+        if s.best_eval:
+            card = s.run.read_json(f"scorecard-{s.best_eval}.json")
+            lines += ["", "## scores of the best version", ""]
+            lines += [f"- {p}: {v:.3f}" + (f" (skipped: {card['phases'][p]['skipped']})"
+                                             if card.get("phases", {}).get(p, {}).get("skipped") else "")
+                      for p, v in card.get("scores", {}).items()]
+            failing = [c for p in card.get("phases", {}).values() for c in
+                       (p.get("detail") or {}).get("causes", [])]
+            if failing:
+                lines += ["", "## still failing", ""]
+                lines += [f"- {c.get('action')}: {c.get('title')} ({c.get('count')} windows)" for c in failing[:10]]
         last = next((m for m in reversed(self.messages) if m.role == "assistant" and m.content), None)
         if last is not None:
             lines += ["", "## last words of the model", "", last.content[:2000]]
