@@ -459,6 +459,7 @@ def model_cmd(
     retries: int = typer.Option(6, "--retries", min=1, help="Attempts per model request (429/5xx/timeouts)."),
     quick: bool = typer.Option(False, "--quick", help="Faster, smaller runtime checks while iterating."),
     no_translate: bool = typer.Option(False, "--no-translate", help="Translate invariant templates without the model."),
+    print_prompt: bool = typer.Option(False, "--print-prompt", help="Print the system and task prompts and exit."),
     sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="SysMoBench checkout for its tasks: a path, or a git URL[@REV] cloned into the cache."),
     json_out: bool = JsonOpt,
 ) -> None:
@@ -493,6 +494,15 @@ def model_cmd(
                          mapping=str(mapping) if mapping else None,
                          invariants=str(invariants) if invariants else None, focus=focus, guidance=text,
                          sysmobench=str(sysmobench) if sysmobench else None, repo=repo)
+        if print_prompt:
+            from specula.agent.session import preview_prompts
+
+            system, prompt = preview_prompts(task)
+            if json_out:
+                _print_json({"system": system, "task": prompt})
+            else:
+                sys.stdout.write(f"=== system prompt\n{system}\n=== task prompt\n{prompt}")
+            raise typer.Exit(0)
         agent = start_run(task, opts)
     if json_out:
         outcome = agent.run()

@@ -17,7 +17,7 @@ from specula.agent.rundir import RunDir
 from specula.agent.task import Task
 from specula.agent.tools import Session, Toolbox
 
-__all__ = ["RunOptions", "start_run", "resume_run", "DEFAULT_MODEL", "DEFAULT_BUDGET"]
+__all__ = ["RunOptions", "start_run", "resume_run", "preview_prompts", "DEFAULT_MODEL", "DEFAULT_BUDGET"]
 
 DEFAULT_MODEL = "anthropic/claude-sonnet-4-6"
 DEFAULT_BUDGET = Budget(tokens=3_000_000, dollars=10.0, iterations=80, seconds=3600)
@@ -118,3 +118,13 @@ def resume_run(ref: str | Path, opts: RunOptions, model: str | None = None) -> A
     task = Task.from_dict(state["task"])
     box = _build(task, run, provider, ledger, opts)
     return Agent.resume(state, provider, box, ledger, opts.budget, opts.on_event)
+
+
+def preview_prompts(task: Task) -> tuple[str, str]:
+    """(system prompt, task prompt) exactly as a run would send them; needs no model or key."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="specula-preview-") as tmp:
+        run = RunDir.create(Path(tmp), {"name": task.name})
+        box = Toolbox(Session(task, run))
+        return render("system.md"), initial_prompt(box)

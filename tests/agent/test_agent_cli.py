@@ -74,3 +74,17 @@ def test_ctrl_c_in_a_real_process_saves_and_exits_130(tmp_path):
     state = json.loads((Path(result["run"]) / "state.json").read_text())
     assert state["status"] == "interrupted" and state["iterations"] == 1
     assert FAKE_OPENAI_KEY not in (Path(result["run"]) / "transcript.jsonl").read_text()
+
+
+def test_print_prompt_needs_no_key_and_shows_code_traces_mapping_but_not_the_reference(capsys, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert main(["model", "spinlock", "--print-prompt", "--focus", "try_lock vs lock", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    task = out["task"]
+    assert "AcquireLock, ReleaseLock" in task and "`spin`" in task and "try_lock vs lock" in task
+    assert "spin_lock" in task and "spinlock.c" in task  # the code map
+    assert "windows; per action: AcquireLock" in task  # the traces
+    assert "per_node" in task  # the mapping
+    assert "MutualExclusion" in task  # the invariant templates
+    assert "Reference model" not in task and "ref/spin.tla" not in task and "/work/" not in task
+    assert "SPECIFICATION Spec" in out["system"]
