@@ -15,6 +15,7 @@ that TLC rejects (``TRUE + 1``, ``"a" < "b"``) are not reported as errors here.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from specula.errors import EvalError
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Generator"]
 
+_ATOM = re.compile(r"^[sen]\[\d+\]$")
+_LIT = re.compile(r"^('[^'\\]*'|-?\d+)$")
 _FAULTS = (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError, ValueFault)
 
 
@@ -483,6 +486,10 @@ class Generator:
         f = self.sub(node.fn, env)
         if len(node.args) == 1:
             x = self.sub(node.args[0], env)
+            if _ATOM.match(f[0]) and (_ATOM.match(x[0]) or _LIT.match(x[0])):
+                # inline dictionary lookup for functions/records held in a slot
+                src = f"({f[0]}[{x[0]}] if {f[0]}.__class__ is _Fn and {x[0]} in {f[0]} else _ap({f[0]}, {x[0]}))"
+                return src, f[1] | x[1], 1 + f[2] + x[2]
             return f"_ap({f[0]}, {x[0]})", f[1] | x[1], 1 + f[2] + x[2]
         parts = [self.sub(a, env) for a in node.args]
         tup = "(" + ", ".join(p[0] for p in parts) + ",)"
@@ -521,6 +528,9 @@ class Generator:
 
     def _field(self, node: A.FieldAccess, env: "Env") -> tuple:
         r = self.sub(node.expr, env)
+        if _ATOM.match(r[0]):
+            fl = repr(node.field)
+            return f"({r[0]}[{fl}] if {r[0]}.__class__ is _Fn and {fl} in {r[0]} else _fld({r[0]}, {fl}))", r[1], 1 + r[2]
         return f"_fld({r[0]}, {node.field!r})", r[1], 1 + r[2]
 
     def _tuple(self, node: A.Tuple, env: "Env") -> tuple:
