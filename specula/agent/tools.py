@@ -161,7 +161,9 @@ class Toolbox:
         if call.error:
             hint = (" The reply was probably cut at the output token limit: send smaller pieces "
                     "(a short write_spec, then edit_definition)." if len(call.raw) > 2000 else "")
+            sent = call.raw if len(call.raw) <= 200 else call.raw[:100] + " ... " + call.raw[-60:]
             return (f"error: the arguments of {call.name} could not be read ({call.error}).{hint} "
+                    f"You sent: {sent!r}. "
                     f"Send a JSON object matching the schema: {json.dumps(spec.parameters['properties'])}"), True
         try:
             args = _validate(spec, call.arguments)

@@ -73,7 +73,7 @@ def to_wire(system: str, messages: Sequence[Message]) -> list[dict[str, Any]]:
             d: dict[str, Any] = {"role": "assistant", "content": m.content or None}
             if m.tool_calls:
                 d["tool_calls"] = [{"id": c.id, "type": "function", "function": {
-                    "name": c.name, "arguments": c.raw if c.error else json.dumps(c.arguments)}}
+                    "name": c.name, "arguments": json.dumps(c.arguments)}}
                     for c in m.tool_calls]
             out.append(d)
         else:
