@@ -94,7 +94,8 @@ def agree(row: Row, res: dict) -> tuple[str, str]:
             return "disagree", f"verdict {v}: {res.get('message', '')}"
         return "agree", ""
     want_ok = row.tlc_result == "success"
-    if want_ok != (v == "ok"):
+    safety = ("invariant", "deadlock", "action-property", "assumption")
+    if (want_ok and v != "ok") or (not want_ok and v not in safety):
         return "disagree", f"verdict {v}: {res.get('message', '')}"
     if want_ok and row.tlc_distinct is not None:
         if (res.get("distinct"), res.get("generated")) != (row.tlc_distinct, row.tlc_total):
