@@ -204,8 +204,9 @@ def _min(S: Any) -> Any:
 
 
 def _fold_set(op: Callable, base: Any, S: Any) -> Any:
+    # Folds.MapThenFoldSet: op(x1, op(x2, ... op(xn, base))) with x1 the first element (CHOOSE)
     acc = base
-    for x in ordered(_set(S)):
+    for x in reversed(ordered(_set(S))):
         acc = op(x, acc)
     return acc
 
@@ -226,7 +227,7 @@ def _fold_right(op: Callable, s: Any, base: Any) -> Any:
 
 def _fold_function(op: Callable, base: Any, f: Any) -> Any:
     acc = base
-    for _, v in sorted(_fn_items(f), key=lambda kv: sort_key(kv[0])):
+    for _, v in reversed(sorted(_fn_items(f), key=lambda kv: sort_key(kv[0]))):
         acc = op(v, acc)
     return acc
 
