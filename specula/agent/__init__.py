@@ -1,3 +1,43 @@
-"""agent room."""
+"""agent room: LLM providers, the tools the modeling agent calls, the refinement loop, run directories.
 
-__all__: list[str] = []
+Typical use::
+
+    from specula.agent import RunOptions, load_task, start_run
+    agent = start_run(load_task("spinlock"), RunOptions(model="anthropic/claude-sonnet-4-6"))
+    outcome = agent.run()          # converged | finished | budget | provider-error | interrupted
+
+Nothing happens at import; names resolve lazily (no SDK is imported until a provider is built).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "Agent", "Outcome", "RunOptions", "start_run", "resume_run", "preview_prompts",
+    "Task", "load_task", "from_bench",
+    "Provider", "RetryPolicy", "ModelRef", "make_provider", "parse_model",
+    "Budget", "Ledger", "parse_budget",
+    "Message", "ToolCall", "ToolSpec", "Usage", "Reply",
+    "TOOL_SPECS", "Toolbox", "Session", "RunDir", "translate_with_model",
+]
+
+_WHERE = {
+    "Agent": "loop", "Outcome": "loop",
+    "RunOptions": "session", "start_run": "session", "resume_run": "session", "preview_prompts": "session",
+    "Task": "task", "load_task": "task", "from_bench": "task",
+    "Provider": "providers", "RetryPolicy": "providers", "ModelRef": "providers", "make_provider": "providers",
+    "parse_model": "providers",
+    "Budget": "ledger", "Ledger": "ledger", "parse_budget": "ledger",
+    "Message": "messages", "ToolCall": "messages", "ToolSpec": "messages", "Usage": "messages", "Reply": "messages",
+    "TOOL_SPECS": "tools", "Toolbox": "tools", "Session": "tools", "RunDir": "rundir",
+    "translate_with_model": "translate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'specula.agent' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"specula.agent.{_WHERE[name]}"), name)

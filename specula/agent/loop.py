@@ -17,7 +17,7 @@ from specula.agent.ledger import Budget, Ledger
 from specula.agent.messages import FORMAT_VERSION, Message, ToolCall
 from specula.agent.prompts import render
 from specula.agent.providers.base import Provider
-from specula.agent.tools import Finish, Session, Toolbox
+from specula.agent.tools import Finish, Session, Toolbox, clip
 from specula.errors import BudgetExceeded, ProviderError, SpeculaError
 
 __all__ = ["Agent", "Outcome", "Converged", "Finished", "initial_prompt", "compact"]
@@ -125,7 +125,7 @@ class Agent:
                 self._append(Message("tool", "run finished", tool_call_id=call.id, name=call.name))
                 raise Finished(done.summary) from None
             except SpeculaError as exc:
-                text, is_error = f"error: {exc}", True
+                text, is_error = clip(self.toolbox._short_paths(f"error: {exc}")), True
             except (KeyboardInterrupt, Stop):
                 raise
             except Exception as exc:  # a bug behind a tool must not end the run silently
