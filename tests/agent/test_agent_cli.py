@@ -88,3 +88,19 @@ def test_print_prompt_needs_no_key_and_shows_code_traces_mapping_but_not_the_ref
     assert "MutualExclusion" in task  # the invariant templates
     assert "Reference model" not in task and "ref/spin.tla" not in task and "/work/" not in task
     assert "SPECIFICATION Spec" in out["system"]
+
+
+def test_live_view_output(tmp_path, capsys, monkeypatch):
+    from test_agent_e2e import CFG, DRAFT, TRANSLATION, call, is_translation
+
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+    script = [call("write_spec", {"tla": DRAFT, "cfg": CFG}), call("run_phase", {"phase": "all"}),
+              call("finish", {"summary": "stopping here"})]
+    with ScriptedServer(script, queues={"translate": [{"text": TRANSLATION}]},
+                        router=lambda b: "translate" if is_translation(b) else "main") as server:
+        code = main(["model", "spinlock", "--model", f"openai/gpt-5@{server.openai_url}",
+                     "--runs-dir", str(tmp_path), "--quick"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "conformance" in out and "0.500" in out and "guard false" in out  # scores and failing causes
+    assert "finished — stopping here" in out and "best spec: version 1, overall 0.875" in out
