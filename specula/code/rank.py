@@ -27,7 +27,8 @@ class RankWeights:
     signature_words: float = 1.0  # idf-weighted focus words in the signature (beyond the name)
     body_words: float = 3.0  # idf-weighted share of the focus words that a function's body mentions
     parent_match: float = 2.0  # the symbol's type/receiver is named in the focus
-    file_match: float = 4.0  # the symbol's file is named in the focus
+    file_match: float = 1.0  # added relevance when the symbol's file is named in the focus
+    file_factor: float = 1.5  # and its whole score is multiplied by this (relevant code there rises most)
     single_word_exact: float = 0.4  # factor (times the word's idf) for exact matches of one-word names
     constructor_exact: float = 0.3  # factor for exact matches of constructors (named like their class)
     member_share: float = 0.5  # share of the best field's/local's relevance passed to its type/function
@@ -37,6 +38,7 @@ class RankWeights:
     personalization_floor: float = 0.05  # every node's share of the teleport vector, relative to relevant ones
     type_edge: float = 0.5  # method -> its type
     write_edge: float = 0.3  # function -> type whose field it writes
+    edge_leak: float = 1.0  # out-weight every node keeps for the teleport vector (damps getter -> class)
     max_defs_per_name: int = 40  # call names with more definitions than this are too ambiguous to link
 
     def to_dict(self) -> dict:
@@ -265,9 +267,16 @@ def rank_symbols(index: RepoIndex, focus: Focus | str = "", weights: RankWeights
 
     pr = _pagerank(out_edges, rel, w)
     results = []
+    named: dict[str, bool] = {}
     for i, s in enumerate(nodes):
         cent = math.log1p(pr[i] * n)
-        results.append(RankedSymbol(s, rel[i] + w.centrality * cent, rel[i], cent))
+        score = rel[i] + w.centrality * cent
+        if focus.files:
+            if s.file not in named:
+                named[s.file] = focus.names_file(s.file)
+            if named[s.file]:
+                score *= w.file_factor
+        results.append(RankedSymbol(s, score, rel[i], cent))
     results.sort(key=lambda r: (-r.score, r.symbol.file, r.symbol.line))
     return results
 
@@ -284,29 +293,38 @@ def _pagerank(out_edges: list[dict[int, float]], rel: list[float], w: RankWeight
         pers = [1.0] * n
     z = sum(pers)
     pers = [p / z for p in pers]
+    # each node keeps `edge_leak` of out-weight for the teleport vector, so a getter whose only
+    # edge is "method -> its class" does not hand its whole rank to the class
     norm_edges: list[list[tuple[int, float]]] = []
+    leak: list[float] = []
     for e in out_edges:
-        tot = sum(e.values())
-        norm_edges.append([(t, v / tot) for t, v in e.items()] if tot > 0 else [])
+        tot = sum(e.values()) + w.edge_leak
+        if tot <= 0:
+            norm_edges.append([])
+            leak.append(1.0)
+            continue
+        norm_edges.append([(t, v / tot) for t, v in e.items()])
+        leak.append(w.edge_leak / tot)
     try:
         import numpy  # optional: 20x faster on large graphs; same result
     except ImportError:  # pragma: no cover - exercised where numpy is absent
-        return _pagerank_python(norm_edges, pers, w)
-    return _pagerank_numpy(numpy, norm_edges, pers, w)
+        return _pagerank_python(norm_edges, leak, pers, w)
+    return _pagerank_numpy(numpy, norm_edges, leak, pers, w)
 
 
-def _pagerank_numpy(np, norm_edges: list[list[tuple[int, float]]], pers: list[float], w: RankWeights) -> list[float]:
+def _pagerank_numpy(np, norm_edges: list[list[tuple[int, float]]], leak: list[float], pers: list[float],
+                    w: RankWeights) -> list[float]:
     n = len(pers)
     src = np.fromiter((i for i, es in enumerate(norm_edges) for _ in es), dtype=np.int64)
     dst = np.fromiter((t for es in norm_edges for t, _ in es), dtype=np.int64)
     wt = np.fromiter((v for es in norm_edges for _, v in es), dtype=np.float64)
-    dangling_mask = np.array([not es for es in norm_edges])
+    lk = np.asarray(leak, dtype=np.float64)
     p = np.asarray(pers, dtype=np.float64)
     pr = p.copy()
     d = w.damping
     for _ in range(w.iterations):
         nxt = d * np.bincount(dst, weights=pr[src] * wt, minlength=n) if len(src) else np.zeros(n)
-        nxt += (1.0 - d + d * pr[dangling_mask].sum()) * p
+        nxt += (1.0 - d + d * float((pr * lk).sum())) * p
         delta = np.abs(nxt - pr).sum()
         pr = nxt
         if delta < 1e-7:
@@ -314,7 +332,8 @@ def _pagerank_numpy(np, norm_edges: list[list[tuple[int, float]]], pers: list[fl
     return pr.tolist()
 
 
-def _pagerank_python(norm_edges: list[list[tuple[int, float]]], pers: list[float], w: RankWeights) -> list[float]:
+def _pagerank_python(norm_edges: list[list[tuple[int, float]]], leak: list[float], pers: list[float],
+                     w: RankWeights) -> list[float]:
     n = len(pers)
     pr = list(pers)
     d = w.damping
@@ -323,8 +342,8 @@ def _pagerank_python(norm_edges: list[list[tuple[int, float]]], pers: list[float
         dangling = 0.0
         for i, edges in enumerate(norm_edges):
             p = pr[i]
+            dangling += p * leak[i]
             if not edges:
-                dangling += p
                 continue
             p *= d
             for t, v in edges:

@@ -106,8 +106,11 @@ def render_map(entries: list[RankedSymbol], members: _Members, header: str = "")
                 out.append(_line(s.line, s.signature + (":" if python else " {" if braces else "")))
                 cap = members.max_fields
                 shown = [f for i, f in enumerate(flds) if i < cap or id(f) in members.relevant]
+                last = None
                 for f in shown:
-                    out.append(_line(f.line, f.signature, 4))
+                    if (f.line, f.signature) != last:  # `long a, b;` declares two fields on one line
+                        out.append(_line(f.line, f.signature, 4))
+                    last = (f.line, f.signature)
                 if len(shown) < len(flds):
                     out.append(_line(s.end_line, f"… {len(flds) - len(shown)} more fields", 4))
                 if braces:
