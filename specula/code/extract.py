@@ -427,6 +427,8 @@ class _Extractor:
                 r = caps.get("receiver")
                 calls.append(Call(caller, name, self.path, line, _short(r[0]) if r else None, kind))
             elif kind == "write":
+                if name == "_":
+                    continue  # Go's blank identifier
                 b = caps.get("base")
                 m = caps.get("method")
                 via = _text(m[0]) if m else _VIA.get(node.type, "=")

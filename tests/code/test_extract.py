@@ -15,6 +15,8 @@ SYMBOLS = {
         ("function", "stepCandidate", 45, 52), ("local", "stepCandidate.granted", 46, 46),
         ("function", "okBefore", 3, 5), ("function", "okAfter", 12, 14),
         ("constant", "StateFollower", 63, 63), ("constant", "StateCandidate", 64, 64),
+        ("field", "tracedNode.Node", 76, 76), ("field", "tracedNode.trace", 77, 77),
+        ("local", "countVotes.v", 82, 82), ("local", "countVotes.c", 81, 81),
     ],
     "rust": [
         ("global", "NEXT_ID", 3, 3), ("enum", "StateRole", 5, 8), ("trait", "Storage", 10, 12),
@@ -49,6 +51,7 @@ SYMBOLS = {
         ("method", "Node.become_candidate", 14, 17), ("method", "Node.reset", 19, 21),
         ("function", "step_candidate", 24, 28), ("local", "step_candidate.granted", 25, 25),
         ("function", "fine_before", 1, 2), ("function", "fine_after", 9, 10),
+        ("field", "Pair.left", 33, 33), ("field", "Pair.right", 33, 33),
     ],
 }
 
@@ -68,7 +71,7 @@ CALLS = {
 WRITES = {
     "go": [("Node.becomeCandidate", "term", 34, "++"), ("Node.becomeCandidate", "votes", 36, "="),
            ("Node.reset", "votes", 42, "delete"), ("Node.becomeCandidate", "step", 33, "="),
-           ("transport.deliver", "outbox", 72, "<-")],
+           ("transport.deliver", "outbox", 72, "<-"), ("countVotes", "c", 84, "++")],
     "rust": [("Raft.become_candidate", "term", 23, "="), ("Raft.become_candidate", "votes", 24, "insert"),
              ("Raft.reset", "votes", 30, "clear")],
     "c": [("server_become_candidate", "current_term", 17, "++"), ("server_become_candidate", "votes", 18, "="),
@@ -79,7 +82,7 @@ WRITES = {
              ("Election.lookForLeader", "logicalclock", 22, "incrementAndGet"),
              ("Election.Election", "proposedLeader", 16, "=")],
     "python": [("Node.become_candidate", "term", 15, "="), ("Node.become_candidate", "votes", 16, "="),
-               ("Node.reset", "votes", 21, "clear")],
+               ("Node.reset", "votes", 21, "clear"), ("Pair.__init__", "right", 33, "=")],
 }
 
 LANGS = sorted(SYMBOLS)
@@ -131,6 +134,8 @@ def test_static_and_types(index_of):
     assert cb["server_t.current_term"].type == "long"
     go = {s.qualname: s for s in index_of("go").symbols}
     assert go["StateCandidate"].type == "StateType"  # implicit repetition of the iota spec's type
+    assert go["tracedNode.Node"].signature == "*Node"  # an embedded field is named by its type
+    assert not [w for w in index_of("go").writes if w.target == "_"]  # blank identifier
 
 
 def test_syntax_errors_keep_what_parses(index_of):

@@ -23,11 +23,19 @@
 (type_alias name: (type_identifier) @name.definition.type) @definition.type
 
 (field_declaration name: (field_identifier) @name.definition.field type: (_) @type) @definition.field
+; embedded fields are named by their type
+(field_declaration
+  !name
+  type: [(type_identifier) @name.definition.field
+         (pointer_type (type_identifier) @name.definition.field)
+         (qualified_type name: (type_identifier) @name.definition.field)
+         (generic_type type: (type_identifier) @name.definition.field)] @type) @definition.field
 (method_elem name: (field_identifier) @name.definition.function) @definition.function
 
 (var_spec name: (identifier) @name.definition.variable type: (_)? @type) @definition.variable
 (const_spec name: (identifier) @name.definition.constant type: (_)? @type) @definition.constant
 (short_var_declaration left: (expression_list (identifier) @name.definition.variable)) @definition.variable
+(range_clause left: (expression_list (identifier) @name.definition.variable)) @definition.variable
 
 ; ---- references: calls and function values
 (call_expression

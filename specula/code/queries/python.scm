@@ -8,6 +8,10 @@
   left: (attribute object: (identifier) @base attribute: (identifier) @name.definition.field)
   (#eq? @base "self")
   type: (_)? @type) @definition.field
+(assignment left: (pattern_list (identifier) @name.definition.variable)) @definition.variable
+(assignment
+  left: (pattern_list (attribute object: (identifier) @base attribute: (identifier) @name.definition.field))
+  (#eq? @base "self")) @definition.field
 
 ; ---- references
 (call
@@ -20,6 +24,10 @@
          (attribute object: (_) @base attribute: (identifier) @name.reference.write)
          (subscript value: [(identifier) @name.reference.write
                             (attribute object: (_) @base attribute: (identifier) @name.reference.write)])]) @reference.write
+(assignment
+  left: (pattern_list
+    [(identifier) @name.reference.write
+     (attribute object: (_) @base attribute: (identifier) @name.reference.write)])) @reference.write
 (augmented_assignment
   left: [(identifier) @name.reference.write
          (attribute object: (_) @base attribute: (identifier) @name.reference.write)
