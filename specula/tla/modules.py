@@ -272,7 +272,7 @@ class _Loader:
             if imported and old.node is d.node and old.module == d.module:
                 return  # same definition reached through two paths (e.g. two EXTENDS of Naturals)
             if old.kind == d.kind and old.kind in ("op", "func", "builtin-module-op") \
-                    and _same_definition(old.node, d.node):
+                    and (imported or old.module != d.module) and _same_definition(old.node, d.node):
                 return  # SANY tolerates a duplicate whose text is identical (it only warns)
             if _recursive_placeholder(old) and d.kind in ("op", "func"):
                 pass  # RECURSIVE F(_) followed by its definition

@@ -294,6 +294,12 @@ class _Builder:
             while i < len(raw):
                 ch = raw[i]
                 if ch == "\\" and i + 1 < len(raw):
+                    if raw[i + 1] not in _ESCAPES:
+                        at = node.start_byte + 1 + len(raw[:i].encode("utf-8"))
+                        sp = self.src.span_bytes(at, at + 2)
+                        self.diags.append(Diagnostic(
+                            "error", "E101", "invalid escape in string: use \\\" \\\\ \\n \\t \\r or \\f",
+                            sp.file, sp.line, sp.col, sp.end_line, sp.end_col))
                     out.append(_ESCAPES.get(raw[i + 1], raw[i + 1]))
                     i += 2
                 else:
@@ -745,7 +751,7 @@ def _build(src: _Source, first_only: bool = True) -> list[ast.Module]:
     from specula.tla.syntax_errors import find_syntax_errors
 
     root = _parser().parse(src.data).root_node
-    if root.has_error:
+    if root.has_error and _errors_outside_comments(root):
         raise SpecError(find_syntax_errors(root, src))
     modules = [c for c in root.named_children if c.type == "module"]
     if not modules:
@@ -756,6 +762,21 @@ def _build(src: _Source, first_only: bool = True) -> list[ast.Module]:
     if builder.diags:
         raise SpecError(builder.diags)
     return built
+
+
+def _errors_outside_comments(root) -> bool:
+    """True when an ERROR/MISSING node lies outside comments (tree-sitter also parses PlusCal
+    inside ``(* --algorithm ... *)``; SANY ignores comments, so errors there do not count)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "block_comment":
+            continue
+        if node.is_missing or node.type == "ERROR":
+            return True
+        if node.has_error:
+            stack.extend(node.children)
+    return False
 
 
 def parse_module(text: str, file: str) -> ast.Module:

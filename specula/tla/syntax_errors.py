@@ -316,7 +316,13 @@ def _lexical_errors(data: bytes, start: int, end: int) -> _Where | None:
         elif data[i] == 0x22:
             j = i + 1
             while j < len(data) and data[j] not in (0x22, 0x0A):
-                j += 2 if data[j] == 0x5C else 1
+                if data[j] == 0x5C:
+                    if j + 1 < len(data) and data[j + 1] not in b'"\\ntfr':
+                        return _Where(j, j + 2, data[j:j + 2].decode("utf-8", "replace"),
+                                      message="invalid escape in string: use \\\" \\\\ \\n \\t \\r or \\f")
+                    j += 2
+                else:
+                    j += 1
             if j >= len(data) or data[j] != 0x22:
                 return _Where(i, j, data[i:j].decode("utf-8", "replace"),
                               message="unterminated string: a string must end with '\"' on the same line")

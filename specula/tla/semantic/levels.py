@@ -9,6 +9,8 @@ Levels: 0 constant, 1 state (reads variables), 2 action (primes, UNCHANGED, [A]_
 * E404 ``[]`` or ``<>`` applied to an action that is not ``[A]_v`` / ``<<A>>_v``
 * E405 a conjunction/disjunction/implication mixing an action and a temporal formula
 * E406 ASSUME that is not constant-level
+* E407 INSTANCE substitution above the level of its target (a CONSTANT needs a constant
+  expression, a VARIABLE at most a state function)
 
 The level of an operator application is the maximum of its body's own level and the levels
 of the arguments whose parameters the body uses.
@@ -39,7 +41,7 @@ def levels(spec: "Spec") -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     cache: dict[int, tuple[int, frozenset[int], frozenset[int]]] = {}
     for scope in checked_scopes(spec):
-        _Levels(scope, diags, cache, report=True).run()
+        _Levels(scope, diags, cache, report=True, modules=spec.scopes).run()
     return diags
 
 
@@ -57,7 +59,9 @@ class _LetDef:
 
 
 class _Levels:
-    def __init__(self, scope: "Scope", diags: list[Diagnostic], cache: dict, report: bool) -> None:
+    def __init__(self, scope: "Scope", diags: list[Diagnostic], cache: dict, report: bool,
+                 modules: "dict[str, Scope] | None" = None) -> None:
+        self.modules = modules or {}
         self.scope = scope
         self.diags = diags
         self.cache = cache
@@ -83,8 +87,22 @@ class _Levels:
                     self.error("E406", f"ASSUME must be constant-level, but this one is {_NAMES[lvl]}-level "
                                "(it reads variables or uses primes)", unit)
             elif isinstance(unit, ast.InstanceDef):
+                target = self.modules.get(unit.module)
+                # SANY: a constant module (no VARIABLE) may take expressions of any level for
+                # its constants; otherwise constants need constant-level expressions
+                has_vars = target is not None and any(d.kind == "variable" for d in target.names.values())
                 for sub in unit.substitutions:
-                    self.level(sub.expr, {p.name: CONSTANT for p in unit.params})
+                    lvl = self.level(sub.expr, {p.name: CONSTANT for p in unit.params})
+                    d = target.names.get(sub.name) if target is not None else None
+                    if d is None:
+                        continue
+                    if d.kind == "constant" and not has_vars:
+                        continue
+                    limit = CONSTANT if d.kind == "constant" else STATE
+                    if lvl > limit:
+                        self.error("E407", f"INSTANCE {unit.module}: '{sub.name}' is a {d.kind}, so the expression "
+                                   f"substituted for it must be {_NAMES[limit]}-level, but it is {_NAMES[lvl]}-level",
+                                   sub)
 
     # ------------------------------------------------------------------ definitions
 
