@@ -391,61 +391,54 @@ def spec_fairness(model: Any, cfg: Any) -> list[Fair]:
 
 
 def _sccs(nodes: list[int], allowed: Callable[[int], bool], out: list[list[int]], dst: array, edge_ok: Callable[[int], bool]) -> list[list[int]]:
-    """Tarjan's SCCs of the subgraph induced by ``nodes`` (iterative; ``allowed`` must be
-    membership in ``nodes``). Arrays for large subgraphs, dicts for small ones."""
-    n_all = len(out)
-    big = len(nodes) * 8 > n_all
-    mask = bytearray(n_all)
-    for v in nodes:
-        mask[v] = 1
-    index: Any = array("i", [-1]) * n_all if big else {}
-    low: Any = array("i", [0]) * n_all if big else {}
-    on = bytearray(n_all)
+    """Tarjan's SCCs of the subgraph induced by ``nodes`` (iterative)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on: set[int] = set()
     stack: list[int] = []
     result: list[list[int]] = []
     counter = 0
-    get = index.__getitem__ if big else (lambda v, d=index: d.get(v, -1))
     for root in nodes:
-        if get(root) >= 0:
+        if root in index:
             continue
+        work = [(root, 0)]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
-        on[root] = 1
-        work = [(root, [dst[e] for e in out[root] if mask[dst[e]] and edge_ok(e)], 0)]
+        on.add(root)
         while work:
-            v, succ, i = work[-1]
+            v, i = work[-1]
+            edges = out[v]
             advanced = False
-            lv = low[v]
-            while i < len(succ):
-                w = succ[i]
+            while i < len(edges):
+                e = edges[i]
                 i += 1
-                iw = get(w)
-                if iw < 0:
-                    low[v] = lv
-                    work[-1] = (v, succ, i)
+                w = dst[e]
+                if not allowed(w) or not edge_ok(e):
+                    continue
+                if w not in index:
+                    work[-1] = (v, i)
                     index[w] = low[w] = counter
                     counter += 1
                     stack.append(w)
-                    on[w] = 1
-                    work.append((w, [dst[e] for e in out[w] if mask[dst[e]] and edge_ok(e)], 0))
+                    on.add(w)
+                    work.append((w, 0))
                     advanced = True
                     break
-                if on[w] and iw < lv:
-                    lv = iw
+                if w in on and index[w] < low[v]:
+                    low[v] = index[w]
             if advanced:
                 continue
-            low[v] = lv
             work.pop()
             if work:
                 u = work[-1][0]
-                if lv < low[u]:
-                    low[u] = lv
-            if lv == index[v]:
+                if low[v] < low[u]:
+                    low[u] = low[v]
+            if low[v] == index[v]:
                 comp = []
                 while True:
                     w = stack.pop()
-                    on[w] = 0
+                    on.discard(w)
                     comp.append(w)
                     if w == v:
                         break
@@ -462,7 +455,7 @@ class _Checker:
         self.deadline = deadline
         n = len(g.states)
         # per fairness constraint, evaluated lazily: <<A>>_v steps and states enabling <<A>>_v
-        self.fe = FairEval(g, fairness, deadline)
+        self.fe = FairEval(g, fairness)
 
     def tick(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
@@ -470,7 +463,7 @@ class _Checker:
 
     def step_mask(self, f: Fair) -> tuple[bytearray, bytearray]:
         """Edges that are <<A>>_v steps, states where <<A>>_v is enabled."""
-        fe = FairEval(self.g, [f], self.deadline)
+        fe = FairEval(self.g, [f])
         n = len(self.g.states)
         steps = bytearray(len(self.g.src))
         en = bytearray(n)
@@ -487,8 +480,6 @@ class _Checker:
     def node_mask(self, fn: Callable[[State], bool], negate: bool = False) -> bytearray:
         m = bytearray(len(self.g.states))
         for i, s in enumerate(self.g.states):
-            if not i & 255:
-                self.tick()
             if bool(fn(s)) != negate:
                 m[i] = 1
         return m
@@ -634,14 +625,16 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
     """Check every obligation on the graph; one result per property (first violation wins)."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     results: dict[str, LivenessResult] = {}
-    ck = _Checker(g, fairness, deadline)
+    try:
+        ck = _Checker(g, fairness, deadline)
+    except TimeoutError:
+        return [LivenessResult(o.prop, False, stopped=True) for o in obligations]
     n = len(g.states)
     everything = list(range(n))
     always = lambda e: True  # noqa: E731
     anywhere = lambda v: True  # noqa: E731
     fair_eval: FairEval | None = None
-    stopped_at: int | None = None
-    for done, ob in enumerate(obligations):
+    for ob in obligations:
         if ob.prop in results and results[ob.prop].violated:
             continue
         try:
@@ -650,7 +643,7 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
             edge_ok: Callable[[int], bool] = always
             if ob.kind == "LTL":  # tableau of ~F times the graph (liveness_product)
                 if fair_eval is None:
-                    fair_eval = FairEval(g, fairness, deadline)
+                    fair_eval = FairEval(g, fairness)
                 res = _check_ltl(g, ob, fair_eval, deadline)
                 if res is not None:
                     results[ob.prop] = res
@@ -718,14 +711,7 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
                 loop_to=loop_at, loop_label=ck.loop_label, stuttering=stut,
             )
         except TimeoutError:
-            results[ob.prop] = LivenessResult(ob.prop, False, "", stopped=True)
-            stopped_at = stopped_at if stopped_at is not None else done
-    if stopped_at is not None:
-        how_far = (f"liveness check stopped at the time limit after {stopped_at} of {len(obligations)} temporal "
-                   f"obligations (graph of {n} states, {len(g.src)} edges)")
-        for r in results.values():
-            if r.stopped:
-                r.text = how_far
+            results[ob.prop] = LivenessResult(ob.prop, False, "liveness check stopped at the time limit", stopped=True)
     return list(results.values())
 
 
