@@ -709,7 +709,8 @@ class _Search:
 
         states = self.keep_states if self.keep_states is not None else self.keys
         inits = list(range(self.init_count))
-        return Graph(states, inits, self.esrc, self.edst, self.eact, [c.label for c in self.coverage])
+        return Graph(states, inits, self.esrc, self.edst, self.eact, [c.label for c in self.coverage],
+                     key=None if self.key is _identity else self.key, model=self.model)
 
     # ------------------------------------------------------------------------------------------
     def _add(self, k: Any, parent: int, action: int) -> int:
@@ -943,12 +944,18 @@ def build_model(spec_path: str | Path, cfg_path: str | Path | None = None, searc
     from specula.tla import Model, load  # type: ignore[attr-defined]
     from specula.tla.cfg import load_cfg
 
+    from specula.errors import InputError
+    from specula.tla.cfg import check_cfg_names
+
     spec_path = Path(spec_path)
+    if not spec_path.is_file():
+        raise InputError("spec file not found" if not spec_path.exists() else "spec is not a file", path=str(spec_path))
     cfg_file = Path(cfg_path) if cfg_path is not None else spec_path.with_suffix(".cfg")
     if not cfg_file.is_file():
         raise ConfigError(f"model config not found: {cfg_file}", path=str(cfg_file))
     spec = load(str(spec_path), search_path=tuple(str(p) for p in search_path))
     cfg = load_cfg(cfg_file)
+    check_cfg_names(cfg, spec)
     return Model(spec, cfg), cfg
 
 

@@ -73,6 +73,8 @@ class Graph:
     dst: array
     act: array
     labels: list[str]
+    key: Any = None  # VIEW / SYMMETRY / fingerprint key of a state (None: the state itself)
+    model: Any = None  # to rebuild concrete counterexamples when states are representatives
     _out: list[list[int]] | None = None
 
     def out_edges(self) -> list[list[int]]:
@@ -391,54 +393,61 @@ def spec_fairness(model: Any, cfg: Any) -> list[Fair]:
 
 
 def _sccs(nodes: list[int], allowed: Callable[[int], bool], out: list[list[int]], dst: array, edge_ok: Callable[[int], bool]) -> list[list[int]]:
-    """Tarjan's SCCs of the subgraph induced by ``nodes`` (iterative)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
+    """Tarjan's SCCs of the subgraph induced by ``nodes`` (iterative; ``allowed`` must be
+    membership in ``nodes``). Arrays for large subgraphs, dicts for small ones."""
+    n_all = len(out)
+    big = len(nodes) * 8 > n_all
+    mask = bytearray(n_all)
+    for v in nodes:
+        mask[v] = 1
+    index: Any = array("i", [-1]) * n_all if big else {}
+    low: Any = array("i", [0]) * n_all if big else {}
+    on = bytearray(n_all)
     stack: list[int] = []
     result: list[list[int]] = []
     counter = 0
+    get = index.__getitem__ if big else (lambda v, d=index: d.get(v, -1))
     for root in nodes:
-        if root in index:
+        if get(root) >= 0:
             continue
-        work = [(root, 0)]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
-        on.add(root)
+        on[root] = 1
+        work = [(root, [dst[e] for e in out[root] if mask[dst[e]] and edge_ok(e)], 0)]
         while work:
-            v, i = work[-1]
-            edges = out[v]
+            v, succ, i = work[-1]
             advanced = False
-            while i < len(edges):
-                e = edges[i]
+            lv = low[v]
+            while i < len(succ):
+                w = succ[i]
                 i += 1
-                w = dst[e]
-                if not allowed(w) or not edge_ok(e):
-                    continue
-                if w not in index:
-                    work[-1] = (v, i)
+                iw = get(w)
+                if iw < 0:
+                    low[v] = lv
+                    work[-1] = (v, succ, i)
                     index[w] = low[w] = counter
                     counter += 1
                     stack.append(w)
-                    on.add(w)
-                    work.append((w, 0))
+                    on[w] = 1
+                    work.append((w, [dst[e] for e in out[w] if mask[dst[e]] and edge_ok(e)], 0))
                     advanced = True
                     break
-                if w in on and index[w] < low[v]:
-                    low[v] = index[w]
+                if on[w] and iw < lv:
+                    lv = iw
             if advanced:
                 continue
+            low[v] = lv
             work.pop()
             if work:
                 u = work[-1][0]
-                if low[v] < low[u]:
-                    low[u] = low[v]
-            if low[v] == index[v]:
+                if lv < low[u]:
+                    low[u] = lv
+            if lv == index[v]:
                 comp = []
                 while True:
                     w = stack.pop()
-                    on.discard(w)
+                    on[w] = 0
                     comp.append(w)
                     if w == v:
                         break
@@ -455,7 +464,7 @@ class _Checker:
         self.deadline = deadline
         n = len(g.states)
         # per fairness constraint, evaluated lazily: <<A>>_v steps and states enabling <<A>>_v
-        self.fe = FairEval(g, fairness)
+        self.fe = FairEval(g, fairness, deadline)
 
     def tick(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
@@ -463,7 +472,7 @@ class _Checker:
 
     def step_mask(self, f: Fair) -> tuple[bytearray, bytearray]:
         """Edges that are <<A>>_v steps, states where <<A>>_v is enabled."""
-        fe = FairEval(self.g, [f])
+        fe = FairEval(self.g, [f], self.deadline)
         n = len(self.g.states)
         steps = bytearray(len(self.g.src))
         en = bytearray(n)
@@ -480,6 +489,8 @@ class _Checker:
     def node_mask(self, fn: Callable[[State], bool], negate: bool = False) -> bytearray:
         m = bytearray(len(self.g.states))
         for i, s in enumerate(self.g.states):
+            if not i & 255:
+                self.tick()
             if bool(fn(s)) != negate:
                 m[i] = 1
         return m
@@ -625,16 +636,14 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
     """Check every obligation on the graph; one result per property (first violation wins)."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     results: dict[str, LivenessResult] = {}
-    try:
-        ck = _Checker(g, fairness, deadline)
-    except TimeoutError:
-        return [LivenessResult(o.prop, False, stopped=True) for o in obligations]
+    ck = _Checker(g, fairness, deadline)
     n = len(g.states)
     everything = list(range(n))
     always = lambda e: True  # noqa: E731
     anywhere = lambda v: True  # noqa: E731
     fair_eval: FairEval | None = None
-    for ob in obligations:
+    stopped_at: int | None = None
+    for done, ob in enumerate(obligations):
         if ob.prop in results and results[ob.prop].violated:
             continue
         try:
@@ -643,7 +652,7 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
             edge_ok: Callable[[int], bool] = always
             if ob.kind == "LTL":  # tableau of ~F times the graph (liveness_product)
                 if fair_eval is None:
-                    fair_eval = FairEval(g, fairness)
+                    fair_eval = FairEval(g, fairness, deadline)
                 res = _check_ltl(g, ob, fair_eval, deadline)
                 if res is not None:
                     results[ob.prop] = res
@@ -711,8 +720,45 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
                 loop_to=loop_at, loop_label=ck.loop_label, stuttering=stut,
             )
         except TimeoutError:
-            results[ob.prop] = LivenessResult(ob.prop, False, "liveness check stopped at the time limit", stopped=True)
+            results[ob.prop] = LivenessResult(ob.prop, False, "", stopped=True)
+            stopped_at = stopped_at if stopped_at is not None else done
+    for r in results.values():
+        if r.violated:
+            _replay(g, r)
+    if stopped_at is not None:
+        how_far = (f"liveness check stopped at the time limit after {stopped_at} of {len(obligations)} temporal "
+                   f"obligations (graph of {n} states, {len(g.src)} edges)")
+        for r in results.values():
+            if r.stopped:
+                r.text = how_far
     return list(results.values())
+
+
+def _replay(g: Graph, res: LivenessResult) -> None:
+    """With VIEW / SYMMETRY the graph keeps one representative per key, so consecutive lasso
+    states need not be steps: rebuild concrete states by replaying the model along the keys
+    (as TLC does; the loop then closes up to the key)."""
+    if g.key is None or g.model is None or not res.prefix:
+        return
+    key, model = g.key, g.model
+    want = [key(s) for _, s in res.prefix]
+    cur = next((s for s in model.init_states() if key(s) == want[0]), None)
+    if cur is None:
+        return
+    out: list[tuple[str | None, State]] = [(None, cur)]
+    for (label, _), k in zip(res.prefix[1:], want[1:]):
+        nxt, lab = None, None
+        for ai, t in model.next_states(cur):
+            if key(t) == k:
+                if nxt is None or g.labels[ai] == label:
+                    nxt, lab = t, g.labels[ai]
+                if lab == label:
+                    break
+        if nxt is None:
+            return  # keep the representatives
+        out.append((lab, nxt))
+        cur = nxt
+    res.prefix = out
 
 
 def _check_ltl(g: Graph, ob: Obligation, fe: FairEval, deadline: float | None) -> LivenessResult | None:

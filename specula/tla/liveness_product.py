@@ -17,7 +17,10 @@ import time
 from collections import deque
 from typing import Any, Callable
 
+from specula.errors import EvalError
+from specula.tla.compile import Unassigned
 from specula.tla.liveness_ltl import Atom, Tableau
+from specula.tla.values import tla_eq
 
 __all__ = ["FairEval", "ProductSearch"]
 
@@ -62,40 +65,50 @@ def make_fair(cls: type, comp: Any, kind: str, action: Any, sub: Any, env: Any, 
 class FairEval:
     """Lazily evaluated fairness facts over the graph: <<A>>_v steps and ENABLED <<A>>_v."""
 
-    def __init__(self, g: Any, fairness: list, enabled: list | None = None) -> None:
+    def __init__(self, g: Any, fairness: list, deadline: float | None = None) -> None:
         self.g = g
         self.fair = fairness
         self.out = g.out_edges()
         n, m = len(g.states), len(g.src)
         self._step = [bytearray(m) for _ in fairness]  # 0 unknown, 1 no, 2 yes
         self._en = [bytearray(n) for _ in fairness]
-        self._enabled_fn = enabled  # optional per-fairness semantic ENABLED (state -> bool)
+        self.deadline = deadline
+        self.fills = 0
 
     def _fill(self, k: int, s: int) -> bool:
         """Run A_k from state s once: mark its out-edges and whether <<A_k>>_v is enabled."""
         f = self.fair[k]
-        if getattr(f, "succ", None) is None or getattr(f, "sub", None) is None:
+        succ, sub = f.succ, f.sub
+        if succ is None or sub is None:
             return False
-        from specula.tla.compile import Unassigned
-        from specula.errors import EvalError
-        from specula.tla.values import tla_eq
-
         g = self.g
-        st = g.states[s]
+        states = g.states
+        st = states[s]
+        self.fills += 1
+        if self.deadline is not None and not self.fills & 255 and time.monotonic() > self.deadline:
+            raise TimeoutError
         try:
-            succs = f.succ(st)
+            succs = succ(st)
         except (Unassigned, EvalError):
             # A cannot be run as an action (a variable left free, primes through an instance
             # substitution ...): evaluate <<A>>_v per edge instead
             f.succ = None
             return False
-        v0 = f.sub(st)
-        moved = {t for t in succs if not tla_eq(f.sub(t), v0)}
+        if succs:
+            v0 = sub(st)
+            moved = [t for t in succs if not tla_eq(sub(t), v0)]
+        else:
+            moved = succs
         m = self._step[k]
-        states, dst = g.states, g.dst
-        for e in self.out[s]:
-            m[e] = 2 if states[dst[e]] in moved else 1
-        self._en[k][s] = 2 if moved else 1
+        dst = g.dst
+        if moved:
+            for e in self.out[s]:
+                m[e] = 2 if states[dst[e]] in moved else 1
+            self._en[k][s] = 2
+        else:
+            for e in self.out[s]:
+                m[e] = 1
+            self._en[k][s] = 1
         return True
 
     def step(self, k: int, e: int) -> bool:
