@@ -497,7 +497,7 @@ class Compiler:
         if PRIME in deps or isinstance(a, (A.Name, A.Number, A.String, A.Bool)) or env.init:
             return ("expr", a, env)
         k = self.new_slot()
-        return ("lazy", k, fn, deps)
+        return ("lazy", k, fn, deps, a, env)
 
     def op_arg(self, a: Any, env: Env, arity: int) -> OpVal:
         """An argument passed for an operator parameter: LAMBDA or operator name."""
@@ -1335,7 +1335,7 @@ class Compiler:
                 else:
                     k = self.new_slot()
                     lazy.append(k)
-                    cur = cur.bind({d.name: ("lazy", k, fn, deps)})
+                    cur = cur.bind({d.name: ("lazy", k, fn, deps, d.body, cur)})
             elif isinstance(d, A.InstanceDef):
                 base = (self.scopes or {}).get(d.module)
                 if base is None:

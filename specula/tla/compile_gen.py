@@ -191,6 +191,11 @@ def _exc_at(f: Any, keys: tuple, vf: Callable, kat: int, s: Any, n: Any, e: list
     return _set1(f, k, _exc_at(old, keys[1:], vf, kat, s, n, e))
 
 
+def _st(e: list, k: int, v: Any) -> Any:
+    e[k] = v
+    return v
+
+
 def _rec(names: tuple, vals: tuple) -> Fn:
     r = Fn()
     dict.update(r, zip(names, vals))
@@ -202,7 +207,7 @@ _SLOW: dict[str, Callable] = {}
 _HELPERS = {
     "_ap": _ap, "_fld": _fld, "_eq": _eq, "_in": _in, "_en": _en, "_truth": _truth, "_div": _div,
     "_mod": _mod, "_range": _range, "_cup": _cup, "_cap": _cap, "_minus": _minus, "_concat": _concat,
-    "_rec": _rec, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_mkfn": make_fn, "_dom": domain, "_frozenset": frozenset, "_Fn": Fn,
+    "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_mkfn": make_fn, "_dom": domain, "_frozenset": frozenset, "_Fn": Fn,
     "_LazyFn": LazyFn, "_MV": ModelValue,
 }
 
@@ -334,6 +339,9 @@ class Generator:
             return self._var(b[1], env)
         if kind == "lazy":
             k, fn, deps = b[1], b[2], b[3]
+            if len(b) > 4 and b[4] is not None:
+                arg = self.sub(b[4], b[5])
+                return f"(e[{k}] if e[{k}] is not _U else _st(e, {k}, {arg[0]}))", set(arg[1]) | {k}, 1 + arg[2]
             lz, _ = self.c._binding_value(b, env, None)
             self.consts.append(lz)
             return f"(e[{k}] if e[{k}] is not _U else _k[{len(self.consts) - 1}](s, n, e))", set(deps) | {k}, 1
@@ -673,3 +681,246 @@ def _slow_set_ops() -> dict[str, Callable]:
         return UnionSet(a, b, "minus")
 
     return {"\\cup": cup, "\\cap": cap, "\\": minus}
+
+
+# ============================================================================ actions as source
+
+
+class _Abort(Exception):
+    """The action uses a construct the action generator does not handle: keep the CPS closures."""
+
+
+class ActionGenerator:
+    """Generates one Python function per action of Next (successor enumeration only).
+
+    Which primed variables are assigned is known statically along each path of the generated
+    code, so ``x' = e`` becomes an assignment or a comparison at generation time, ``x' \\in S`` a
+    ``for`` loop, disjunctions separate code paths (the continuation is generated once per path).
+    Python faults inside the generated function re-run the action through the closures, which
+    report the precise span.
+    """
+
+    MAX_LINES = 4000
+
+    def __init__(self, compiler: "Compiler") -> None:
+        self.c = compiler
+        self.g = compiler.gen
+        self.lines = 0
+
+    def build(self, node: Any, env: "Env", nvars: int, var_names: tuple, out: list, idx: int,
+              name: str, span: Any, slow: Callable) -> Callable | None:
+        if self.g is None:
+            return None
+        self.lines = 0
+        from specula.tla.compile import Unassigned
+
+        g = self.g
+        errs: list = []
+
+        def final(assigned: frozenset, ind: int) -> list[str]:
+            pad = "    " * ind
+            missing = [i for i in range(nvars) if i not in assigned]
+            if missing:
+                exc = Unassigned(f"action {name} does not assign a value to variable {var_names[missing[0]]}'", span)
+                g.consts.append(exc)
+                return [f"{pad}raise _k[{len(g.consts) - 1}]"]
+            return [f"{pad}_out[0].append(({idx}, tuple(n)))"]
+
+        try:
+            body = self.act(node, env, frozenset(), final, 2)
+        except (_Abort, EvalError, RecursionError):
+            return None
+        g.consts.append(slow)
+        ks = len(g.consts) - 1
+        src = ["def _act(s, n, e):", "    try:"] + (body or ["        pass"]) + [
+            "    except _FAULTS:",
+            f"        _k[{ks}](s, [_U] * {nvars}, e)",
+            "        raise",
+        ]
+        ns = g.ns
+        ns["_out"] = out
+        ns["_FAULTS"] = _FAULTS
+        ns["_qo"] = _qo
+        loc: dict = {}
+        try:
+            exec(compile("\n".join(src), f"<action {name}>", "exec"), ns, loc)  # noqa: S102
+        except (SyntaxError, RecursionError):
+            return None
+        return loc["_act"]
+
+    # ------------------------------------------------------------------ nodes
+
+    def expr(self, node: Any, env: "Env") -> str:
+        return self.g.sub(node, env)[0]
+
+    def act(self, node: Any, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
+        self.lines += 1
+        if self.lines > self.MAX_LINES:
+            raise _Abort
+        pad = "    " * ind
+        c = self.c
+        if isinstance(node, A.And):
+            return self._chain(list(node.args), env, assigned, k, ind)
+        if isinstance(node, A.Or):
+            out: list[str] = []
+            for a in node.args:
+                out += self.act(a, env, assigned, k, ind)
+            return out
+        if isinstance(node, A.Bool):
+            return k(assigned, ind) if node.value else []
+        if isinstance(node, A.Quant):
+            if node.kind != "E":
+                from specula.tla.compile import PRIME
+
+                if PRIME in c.expr(node, env)[1]:
+                    raise _Abort  # \A over actions: conjunction over the elements (closures)
+                return self._guard(node, env, assigned, k, ind)
+            lines: list[str] = []
+            cur = env
+            depth = ind
+            for b in node.bounds:
+                if b.tuple or b.domain is None:
+                    raise _Abort
+                dsrc = self.expr(b.domain, env)
+                for nm in b.names:
+                    slot = c.new_slot()
+                    lines.append("    " * depth + f"for e[{slot}] in _qo({dsrc}):")
+                    cur = cur.bind({nm: ("slot", slot)})
+                    depth += 1
+            return lines + self.act(node.body, cur, assigned, k, depth)
+        if isinstance(node, A.If):
+            cond = self.expr(node.cond, env)
+            return ([f"{pad}if _truth({cond}):"] + (self.act(node.then, env, assigned, k, ind + 1) or [pad + "    pass"])
+                    + [f"{pad}else:"] + (self.act(node.else_, env, assigned, k, ind + 1) or [pad + "    pass"]))
+        if isinstance(node, A.Case):
+            lines = []
+            for j, (gd, v) in enumerate(node.arms):
+                kw = "if" if j == 0 else "elif"
+                lines.append(f"{pad}{kw} {self.expr(gd, env)} is True:")
+                lines += self.act(v, env, assigned, k, ind + 1) or [pad + "    pass"]
+            lines.append(f"{pad}else:")
+            if node.other is not None:
+                lines += self.act(node.other, env, assigned, k, ind + 1) or [pad + "    pass"]
+            else:
+                err = EvalError("no CASE arm is true and there is no OTHER", node.span)
+                self.g.consts.append(err)
+                lines.append(f"{pad}    raise _k[{len(self.g.consts) - 1}]")
+            return lines
+        if isinstance(node, A.Let):
+            lenv, lazy = c.let_env(node, env)
+            return [f"{pad}e[{s}] = _U" for s in lazy] + self.act(node.body, lenv, assigned, k, ind)
+        if isinstance(node, A.BoxAction):
+            return self.act(A.Or((node.action, A.OpApp("UNCHANGED", (node.sub,), span=node.span)), span=node.span),
+                            env, assigned, k, ind)
+        if isinstance(node, A.OpApp):
+            return self._opapp(node, env, assigned, k, ind)
+        if isinstance(node, A.Name):
+            b = c.resolve(node.name, env, node.span)
+            if b[0] == "op" and b[1].native is None and b[1].arity == 0 and not b[1].recursive and b[1].body is not None:
+                return self._inline(b[1], (), env, assigned, k, ind, node)
+            if b[0] == "expr":
+                benv = b[2].with_(primed=True) if env.primed else b[2]
+                return self.act(b[1], benv, assigned, k, ind)
+            return self._guard(node, env, assigned, k, ind)
+        if isinstance(node, (A.AngleAction, A.Prime)):
+            raise _Abort
+        return self._guard(node, env, assigned, k, ind)
+
+    def _chain(self, args: list, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
+        if not args:
+            return k(assigned, ind)
+        first, rest = args[0], args[1:]
+        return self.act(first, env, assigned, lambda a, i: self._chain(rest, env, a, k, i), ind)
+
+    def _guard(self, node: Any, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
+        if env.primed:
+            raise _Abort
+        src = self.expr(node, env)
+        pad = "    " * ind
+        return [f"{pad}if _truth({src}):"] + (k(assigned, ind + 1) or [pad + "    pass"])
+
+    def _inline(self, op: Any, args: tuple, env: "Env", assigned: frozenset, k: Callable, ind: int,
+                node: Any) -> list[str]:
+        c = self.c
+        if len(args) != len(op.params):
+            raise _Abort
+        binds = {}
+        lazy = []
+        for p, a in zip(op.params, args):
+            b = c._arg_binding(p, a, env)
+            binds[p.name] = b
+            if b[0] == "lazy":
+                lazy.append(b[1])
+        benv = (op.env or env.with_(locals={})).bind(binds)
+        if env.primed and not benv.primed:
+            benv = benv.with_(primed=True)
+        pad = "    " * ind
+        return [f"{pad}e[{s}] = _U" for s in lazy] + self.act(op.body, benv, assigned, k, ind)
+
+    def _opapp(self, node: A.OpApp, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
+        c = self.c
+        name = node.name
+        pad = "    " * ind
+        if node.prefix:
+            if c._subexpr(node, env) is not None:
+                return self._guard(node, env, assigned, k, ind)
+            op, _ = c._instance_op(node, env)
+            if op.native is not None or op.recursive or op.body is None:
+                return self._guard(node, env, assigned, k, ind)
+            return self._inline(op, node.args, env, assigned, k, ind, node)
+        if name not in env.locals:
+            if name in ("=", "\\in") and len(node.args) == 2:
+                i = c._target_var(node.args[0], env)
+                if i is not None:
+                    rhs = self.expr(node.args[1], env)
+                    if name == "=":
+                        if i in assigned:
+                            return [f"{pad}if _eq(n[{i}], {rhs}):"] + (k(assigned, ind + 1) or [pad + "    pass"])
+                        return [f"{pad}n[{i}] = {rhs}"] + k(assigned | {i}, ind)
+                    if i in assigned:
+                        return [f"{pad}if _in(n[{i}], {rhs}):"] + (k(assigned, ind + 1) or [pad + "    pass"])
+                    return [f"{pad}for n[{i}] in _qo({rhs}):"] + (k(assigned | {i}, ind + 1) or [pad + "    pass"])
+                return self._guard(node, env, assigned, k, ind)
+            if name == "UNCHANGED":
+                vs = c.unchanged_vars(node.args[0], env)
+                if vs is None:
+                    return self._guard(node, env, assigned, k, ind)
+                lines = []
+                conds = []
+                cur = set(assigned)
+                for i in vs:
+                    if i in cur:
+                        conds.append(f"_eq(n[{i}], s[{i}])")
+                    else:
+                        lines.append(f"{pad}n[{i}] = s[{i}]")
+                        cur.add(i)
+                if conds:
+                    return lines + [f"{pad}if {' and '.join(conds)}:"] + (k(frozenset(cur), ind + 1) or [pad + "    pass"])
+                return lines + k(frozenset(cur), ind)
+            if name == "=>" and len(node.args) == 2:
+                cond = self.expr(node.args[0], env)
+                return ([f"{pad}if {cond} is True:"] + (self.act(node.args[1], env, assigned, k, ind + 1) or [pad + "    pass"])
+                        + [f"{pad}else:"] + (k(assigned, ind + 1) or [pad + "    pass"]))
+            if name in c._BUILTIN_OPS:
+                return self._guard(node, env, assigned, k, ind)
+        b = c.resolve(name, env, node.span)
+        if node.args:
+            b = c._as_op(b)
+        if b[0] == "op":
+            op = b[1]
+            if op.native is not None or op.recursive or op.body is None:
+                return self._guard(node, env, assigned, k, ind)
+            return self._inline(op, node.args, env, assigned, k, ind, node)
+        if b[0] == "expr" and not node.args:
+            benv = b[2].with_(primed=True) if env.primed else b[2]
+            return self.act(b[1], benv, assigned, k, ind)
+        return self._guard(node, env, assigned, k, ind)
+
+
+def _qo(S: Any) -> Any:
+    from specula.tla.values import quick_order
+
+    try:
+        return quick_order(enumerate_set(S))
+    except ValueFault as exc:
+        raise EvalError(str(exc), None) from None

@@ -160,7 +160,13 @@ class Model:
                 out[0].append((idx, tuple(n)))
 
             run = self.compiler.action(node, env, fin)
-            self._runs.append(_with_binders(run, binders))
+            fast = None
+            if self.compiler.gen is not None:
+                from specula.tla.compile_gen import ActionGenerator
+
+                fast = ActionGenerator(self.compiler).build(node, env, nv, names, out, idx, name, span, run)
+            self._runs.append(_with_binders(fast or run, binders))
+            self.generated_actions = getattr(self, "generated_actions", 0) + (fast is not None)
 
     def _split(self, node: Any, env: Env, binders: list, name: str | None, leaves: list) -> None:
         """Split Next at \\/ and constant-level \\E, through operator definitions, as TLC does."""
