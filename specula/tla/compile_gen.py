@@ -732,14 +732,20 @@ class ActionGenerator:
             return None
         g.consts.append(slow)
         ks = len(g.consts) - 1
+        g.consts.append(span)
+        # on a Python-level fault, run the closures (they raise with the precise span); if they
+        # do not fail, report the fault at the action
         src = ["def _act(s, n, e):", "    try:"] + (body or ["        pass"]) + [
-            "    except _FAULTS:",
+            "    except _FAULTS as _x:",
+            "        _mark = len(_out[0])",
             f"        _k[{ks}](s, [_U] * {nvars}, e)",
-            "        raise",
+            "        del _out[0][_mark:]",
+            f"        raise _fault(_x, _k[{ks + 1}]) from None",
         ]
         ns = g.ns
         ns["_out"] = out
         ns["_FAULTS"] = _FAULTS
+        ns["_fault"] = _fault
         ns["_qo"] = _qo
         loc: dict = {}
         try:
