@@ -16,6 +16,7 @@ from specula.agent.providers.base import Provider
 from specula.agent.rundir import RunDir
 from specula.agent.task import Task
 from specula.agent.tools import Session, Toolbox
+from specula.errors import ProviderError
 
 __all__ = ["RunOptions", "start_run", "resume_run", "preview_prompts", "DEFAULT_MODEL", "DEFAULT_BUDGET"]
 
@@ -57,7 +58,13 @@ def _translator(provider: Provider, ledger: Ledger, session: Session):
             done = {d["name"] for d in session.translated}
             defs = [InvariantDef(d["name"], d["type"], d["definition"], d["source"]) for d in session.translated]
             return defs, [t for t in templates if t.name not in done]
-        defs, untranslated, notes = translate_with_model(spec_path, spec_text, templates, complete)
+        try:
+            defs, untranslated, notes = translate_with_model(spec_path, spec_text, templates, complete)
+        except ProviderError as exc:  # score with the static translation now; ask the model again next time
+            from specula.phases import translate_static
+
+            session.run.append_transcript({"event": "translate_failed", "error": str(exc)})
+            return translate_static(templates, spec_path)
         session.translated = [{"name": d.name, "type": d.type, "definition": d.definition, "source": d.source}
                               for d in defs]
         session.translated_for = sig

@@ -202,3 +202,20 @@ def test_invariant_violation_shows_a_counterexample(tmp_path, monkeypatch, capsy
     assert "LockConsistency" in scored and "violated" in scored
     assert cex.startswith("LockConsistency [safety]: violated")
     assert "1. Init:" in cex and "ReleaseLock" in cex
+
+
+def test_a_failed_model_translation_falls_back_to_the_templates_examples(tmp_path, monkeypatch, capsys):
+    fixed = DRAFT.replace(DRAFT[DRAFT.index("AcquireLock(t) =="):DRAFT.index("ReleaseLock(t) ==")], FIX + "\n\n")
+    script = [call("write_spec", {"tla": fixed, "cfg": CFG}), call("run_phase", {"phase": "all"})]
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+    with ScriptedServer(script, queues={"translate": [{"status": 400, "message": "no"}]},
+                        router=lambda b: "translate" if is_translation(b) else "main") as server:
+        code = main(["model", "spinlock", "--model", f"openai/gpt-5@{server.openai_url}",
+                     "--runs-dir", str(tmp_path), "--quick", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "converged"
+    run = Path(out["run"])
+    events = [json.loads(x) for x in (run / "transcript.jsonl").read_text().splitlines()]
+    assert any(e["event"] == "translate_failed" for e in events)
+    rows = json.loads((run / "scorecard-1.json").read_text())["phases"]["invariants"]["detail"]["rows"]
+    assert {r["source"] for r in rows if r["status"] == "passed"} == {"example"}
