@@ -42,10 +42,11 @@ class SpeculaError(Exception):
 class InputError(SpeculaError):
     """A file or argument the user gave is missing or unusable."""
 
-    def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
+    def __init__(self, message: str, path: str | None = None, line: int | None = None, *, col: int | None = None) -> None:
         super().__init__(message)
         self.path = path
         self.line = line
+        self.col = col
 
     def diagnostics(self) -> list["Diagnostic"]:
         from specula.diagnostics import Diagnostic
@@ -57,6 +58,7 @@ class InputError(SpeculaError):
                 message=self.args[0],
                 file=self.path,
                 line=self.line,
+                col=self.col if self.line is not None else None,
             )
         ]
 
@@ -71,10 +73,28 @@ class ConfigError(InputError):
     """
 
     def __init__(
-        self, message: str, path: str | None = None, line: int | None = None, field: str | None = None
+        self, message: str, path: str | None = None, line: int | None = None, field: str | None = None,
+        *, col: int | None = None,
     ) -> None:
-        super().__init__(message, path, line)
+        super().__init__(message, path, line, col=col)
         self.field = field
+
+    @classmethod
+    def from_yaml(cls, exc: Exception, path: str | None, what: str = "invalid YAML") -> "ConfigError":
+        """One-line error for a ``yaml.YAMLError``: the problem, at its line and column."""
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        line = mark.line + 1 if mark is not None else None
+        col = mark.column + 1 if mark is not None else None
+        return cls(f"{what}: {problem}", path, line, col=col)
+
+    def diagnostics(self) -> list["Diagnostic"]:
+        diags = super().diagnostics()
+        if self.field and self.field not in diags[0].message:  # always name the offending field
+            from dataclasses import replace
+
+            diags[0] = replace(diags[0], message=f"{self.field}: {diags[0].message}")
+        return diags
 
     def code(self) -> str:
         return "E002"
@@ -119,6 +139,19 @@ class EvalError(SpeculaError):
         super().__init__(message)
         self.span = span
         self.state = state
+
+    def diagnostics(self) -> list["Diagnostic"]:
+        """The message at the span (when it has a real line), the state as help."""
+        from specula.diagnostics import Diagnostic
+
+        sp = self.span
+        line = getattr(sp, "line", None) or None
+        where = {}
+        if line is not None:
+            where = dict(file=getattr(sp, "file", None), line=line, col=getattr(sp, "col", None) or None,
+                         end_line=getattr(sp, "end_line", None) or None, end_col=getattr(sp, "end_col", None) or None)
+        state = None if self.state is None else f"in state {self.state}"
+        return [Diagnostic(severity="error", code=self.code(), message=str(self), help=state, **where)]
 
     def code(self) -> str:
         return "E500"

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from specula.errors import ConfigError
 
-__all__ = ["CfgModelValue", "ModelConfig", "parse_cfg", "load_cfg", "CFG_KEYWORDS"]
+__all__ = ["CfgModelValue", "ModelConfig", "parse_cfg", "load_cfg", "check_cfg_names", "CFG_KEYWORDS"]
 
 
 @dataclass(frozen=True)
@@ -354,4 +354,44 @@ def load_cfg(path: str | Path) -> ModelConfig:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config: {exc.strerror or exc}", path=str(p)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config is not UTF-8 text (byte {exc.start})", path=str(p)) from None
     return parse_cfg(text, str(p))
+
+
+def check_cfg_names(cfg: ModelConfig, spec: object) -> None:
+    """Raise ConfigError (cfg line, field) where the .cfg does not fit the spec, as TLC does
+    before checking: no INIT/NEXT (nor SPECIFICATION) for a spec with variables, a name the
+    spec does not define, a constant of the spec the .cfg gives no value."""
+    root = getattr(spec, "root", None)
+    names = getattr(root, "names", None)
+    if names is None:
+        return
+    where = getattr(spec, "path", None) or "the spec"
+    file = cfg.file
+
+    def need(name: str, fld: str, line_key: str) -> None:
+        if name not in names:
+            raise ConfigError(f"{name!r} is not defined in {where}", file, cfg.lines.get(line_key), field=fld)
+
+    if getattr(spec, "variables", ()) and not cfg.specification:
+        if not cfg.init:
+            raise ConfigError("the .cfg gives neither SPECIFICATION nor INIT (the initial-state predicate)",
+                              file, field="init")
+        if not cfg.next:
+            raise ConfigError("the .cfg gives INIT but no NEXT (the next-state action)", file, field="next")
+    for section in ("specification", "init", "next", "symmetry", "view", "alias", "postcondition"):
+        value = getattr(cfg, section)
+        if value:
+            need(value, section, section)
+    for section in ("invariants", "properties", "constraints", "action_constraints"):
+        for name in getattr(cfg, section):
+            need(name, section, f"{section}.{name}")
+    for name, target in cfg.substitutions.items():
+        need(target, f"constants.{name}", f"substitutions.{name}")
+    for name, d in names.items():
+        if getattr(d, "kind", None) == "constant" and name not in cfg.constants and name not in cfg.substitutions:
+            span = getattr(getattr(d, "node", None), "span", None)
+            at = f" (declared at {span})" if getattr(span, "line", 0) else ""
+            raise ConfigError(f"the spec's constant {name}{at} has no value; give it one under CONSTANTS",
+                              file, field=f"constants.{name}")

@@ -118,7 +118,7 @@ def render_check(result: CheckResult, spec: str = "", cfg: str = "", markup: boo
         if not msg.startswith("Error"):
             msg = f"Error: {msg}"
         out.append(f"[bold red]{esc(msg)}[/]" if markup else msg)
-        if result.span is not None:
+        if result.span is not None and getattr(result.span, "line", 0):  # no "<builtin>:0:0"
             out.append(f"  at {esc(str(result.span))}")
         for d in result.diagnostics:
             loc = d.location() if hasattr(d, "location") else ""
@@ -200,7 +200,7 @@ def render_simulation(result: SimResult, spec: str = "", markup: bool = True) ->
         for err in result.errors:
             msg = err.message if err.message.startswith("Error") else f"Error: {err.message}"
             out.append((f"[bold red]{esc(msg)}[/]" if markup else msg) + f" (run {err.run + 1})")
-            if err.span is not None:
+            if err.span is not None and getattr(err.span, "line", 0):
                 out.append(f"  at {esc(str(err.span))}")
             out.extend(render_trace(err.trace, result.variables, markup))
     else:
