@@ -121,9 +121,7 @@ def load_system(system_dir: Path) -> SystemTask:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise ConfigError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=str(task_file), line=line) from None
+        raise ConfigError.from_yaml(exc, str(task_file)) from None
     if not isinstance(data, dict):
         raise ConfigError("task.yaml must be a mapping", path=str(task_file))
     name = str(data.get("name") or Path(system_dir).name)

@@ -128,9 +128,10 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise InputError(f"cannot read task file: {exc.strerror}", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"task file is not UTF-8 text (byte {exc.start})", str(path)) from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ConfigError(f"invalid YAML: {exc}", str(path), mark.line + 1 if mark else None) from None
+        raise ConfigError.from_yaml(exc, str(path)) from None
     if not isinstance(data, dict):
         raise ConfigError("task file must be a mapping", str(path))
     return data

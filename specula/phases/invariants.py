@@ -116,9 +116,10 @@ def load_templates(path: str | Path) -> list[InvariantTemplate]:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read invariant templates: {exc.strerror}", str(p)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"invariant templates are not UTF-8 text (byte {exc.start})", str(p)) from None
     except yaml.YAMLError as exc:
-        line = getattr(getattr(exc, "problem_mark", None), "line", None)
-        raise ConfigError(f"invalid YAML: {exc}", str(p), line + 1 if line is not None else None) from None
+        raise ConfigError.from_yaml(exc, str(p)) from None
     items = data.get("invariants") if isinstance(data, dict) else None
     if not isinstance(items, list):
         raise ConfigError("expected a top-level 'invariants:' list", str(p), field="invariants")

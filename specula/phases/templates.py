@@ -45,8 +45,10 @@ def load_translations(path: str | Path) -> dict[str, str]:
         data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
     except OSError as exc:
         raise ConfigError(f"cannot read translations: {exc.strerror}", str(p)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"translations are not UTF-8 text (byte {exc.start})", str(p)) from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"invalid YAML: {exc}", str(p)) from None
+        raise ConfigError.from_yaml(exc, str(p)) from None
     if isinstance(data, dict) and isinstance(data.get("invariants"), list):
         out = {}
         for i, item in enumerate(data["invariants"]):

@@ -345,9 +345,7 @@ def parse_mapping(text: str, path: str = "") -> Mapping:
     try:
         doc = _safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ConfigError(f"mapping is not valid YAML: {getattr(exc, 'problem', exc)}", path=path or None,
-                          line=mark.line + 1 if mark else None) from None
+        raise ConfigError.from_yaml(exc, path or None, "mapping is not valid YAML") from None
     if doc is None:
         return m
     _expect(isinstance(doc, dict), m, "mapping must be a YAML object", "")
@@ -466,4 +464,6 @@ def load_mapping(path: str | os.PathLike[str]) -> Mapping:
         text = Path(p).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read mapping file: {exc.strerror or exc}", path=p) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"mapping file is not UTF-8 text (byte {exc.start})", path=p) from None
     return parse_mapping(text, p)
