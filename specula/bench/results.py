@@ -56,19 +56,25 @@ class ResultStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()  # runner threads append concurrently
+        self.skipped: list[TraceError] = []  # bad lines of the last records() pass
 
     def records(self) -> Iterator[RunRecord]:
+        """Every good record. A bad line (a run killed mid-write, a hand edit) is skipped and kept
+        in ``skipped`` as a TraceError with its line, so the records around it are not lost."""
+        self.skipped = []
         if not self.path.is_file():
             return
-        with self.path.open(encoding="utf-8") as fh:
+        with self.path.open(encoding="utf-8", errors="replace") as fh:
             for lineno, line in enumerate(fh, 1):
                 line = line.strip()
                 if not line or line.startswith("#"):
                     continue
                 try:
-                    yield RunRecord.from_dict(json.loads(line))
-                except (json.JSONDecodeError, TypeError) as exc:
-                    raise TraceError(f"bad results record: {exc}", str(self.path), lineno) from None
+                    rec = RunRecord.from_dict(json.loads(line))
+                except (json.JSONDecodeError, TypeError, AttributeError) as exc:
+                    self.skipped.append(TraceError(f"bad results record skipped: {exc}", str(self.path), lineno))
+                    continue
+                yield rec
 
     def has(self, entry: str, task: str, run: int) -> bool:
         return any(r.entry == entry and r.task == task and r.run == run for r in self.records())
@@ -81,7 +87,12 @@ class ResultStore:
         if not rec.timestamp:
             rec.timestamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._lock, self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(rec.to_dict(), default=str) + "\n")
+        with self._lock, self.path.open("ab") as fh:
+            cut = False
+            if fh.tell() > 0:  # a line cut by a crash must not swallow this record
+                with self.path.open("rb") as rb:
+                    rb.seek(-1, os.SEEK_END)
+                    cut = rb.read(1) != b"\n"
+            fh.write((("\n" if cut else "") + json.dumps(rec.to_dict(), default=str) + "\n").encode("utf-8"))
             fh.flush()
             os.fsync(fh.fileno())

@@ -42,7 +42,7 @@ def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequenc
     from specula.traces import iter_windows, load_mapping
 
     mp = mapping_path or task.mapping
-    mapping = load_mapping(mp) if mp is not None and Path(mp).is_file() else None
+    mapping = load_mapping(mp) if mp is not None else None  # a mapping named but missing is an error
     from specula.traces import cut_windows
     from specula.traces.pgo import is_tracelink_run, read_tracelink_run
 
