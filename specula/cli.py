@@ -219,6 +219,8 @@ def eval_cmd(
 
     if not spec.is_file():
         raise InputError("spec file not found", str(spec))
+    if config is not None and not config.is_file():
+        raise InputError("model config not found (--config)", str(config))
     t = load_task(task, sysmobench)
     data = task_data(t, mapping, traces or ())
     settings = RuntimeSettings(check_seconds=check_seconds, runs=runs, seed=seed)
@@ -669,7 +671,12 @@ def leaderboard(
         names = [t.name for t in list_tasks(sysmobench) if t.kind == "sysmobench"]
     else:
         names = [t.name for t in list_tasks()]
-    board = build_leaderboard(ResultStore(results).records(), names, best_of)
+    if not results.is_file():
+        raise InputError("no results file yet (score specs with `specula bench eval` or `specula bench run`)", str(results))
+    store = ResultStore(results)
+    board = build_leaderboard(store.records(), names, best_of)
+    for bad in store.skipped:  # bad lines are skipped, never fatal: show where they are
+        sys.stderr.write(f"{bad.path}:{bad.line}: warning: {bad}\n")
     if json_out:
         _print_json(board.to_dict())
         return
@@ -706,7 +713,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     except SpeculaError as exc:
         from specula.diagnostics import render_concise
 
-        sys.stderr.write(render_concise(exc.diagnostics()) + "\n")
+        sys.stderr.write("".join(render_concise([d]) + (f"\n  help: {d.help}" if d.help else "") + "\n"
+                                 for d in exc.diagnostics()))
         return exc.exit_code
     except typer.Exit as exc:
         return exc.exit_code

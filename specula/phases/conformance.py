@@ -551,7 +551,8 @@ def validate_files(
             want |= {t for t, s in mapping.actions.items() if s in want}
     for f in files:
         if not f.is_file():
-            raise InputError("no such file", path=str(f))
+            raise InputError("is a directory (give its files, or use --traces DIR)" if f.is_dir() else "no such file",
+                             path=str(f))
         try:
             fmt = detect_format(f)
         except SpeculaError as exc:

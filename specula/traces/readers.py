@@ -101,6 +101,8 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     except OSError as exc:
         raise TraceError(f"cannot read trace file: {exc.strerror or exc}", path=p) from None
     stripped = head.lstrip()
+    if not stripped:
+        raise TraceError("empty trace file (no records)", path=p)
     first: Any = None
     for line in head.splitlines():
         t = line.strip()
