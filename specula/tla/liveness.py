@@ -224,16 +224,19 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str]) -> tuple[list[Obli
 
     translator: list = []
 
-    def general(prop: str, node: Any, env: Any) -> Obligation:
-        """Any other temporal formula: the tableau of its negation (liveness_ltl)."""
+    def general(prop: str, node: Any, env: Any, assume: list | None = None) -> Obligation:
+        """Any other temporal formula: the tableau of its negation (liveness_ltl), conjoined
+        with the SPECIFICATION's other temporal assumptions."""
         from specula.tla import liveness_ltl as L
 
         if not translator:
             translator.append(L.Translator(model))
         tr = translator[0]
         try:
-            f = tr.translate(node, env)
-            tab = L.tableau(L.neg(f), tr.atoms)
+            f = L.neg(tr.translate(node, env))
+            for anode, aenv in assume or ():
+                f = L._and(f, tr.translate(anode, aenv))
+            tab = L.tableau(f, tr.atoms)
         except L.Unsupported as exc:
             raise Unsupported(str(exc)) from None
         return Obligation(prop, "LTL", "temporal formula", tab=tab, atoms=tr.atoms)
@@ -325,42 +328,39 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str]) -> tuple[list[Obli
             continue
         obligations.extend(out)
 
-    fairness = spec_fairness(model, cfg)
+    extras: list = []
+    fairness = spec_fairness(model, cfg, extras)
+    if extras:
+        # other temporal assumptions of the SPECIFICATION: every property is checked by the
+        # tableau of (assumptions /\ ~property)
+        obligations = []
+        for name in names:
+            if name in unsupported:
+                continue
+            try:
+                obligations.append(general(name, node_of(name), env0, extras))
+            except Unsupported as exc:
+                unsupported[name] = str(exc)
     return obligations, fairness, unsupported
 
 
-def spec_fairness(model: Any, cfg: Any) -> list[Fair]:
-    """WF/SF conjuncts of the SPECIFICATION (through definitions and \\A quantifiers)."""
+def spec_fairness(model: Any, cfg: Any, extras: list | None = None) -> list[Fair]:
+    """WF/SF conjuncts of the SPECIFICATION (through definitions, operators with arguments and
+    \\A quantifiers). Other temporal conjuncts (not Init, not [][Next]_v) are appended to
+    ``extras`` as (node, env): they constrain the behaviors like fairness does."""
     from specula.tla import ast as A
+    from specula.tla import liveness_ltl as L
 
     name = getattr(cfg, "specification", None)
     if not name:
         return []
     comp, env0, node_of = _tools(model)
     frame = comp.frame
+    tr = L.Translator(model)
     out: list[Fair] = []
-
-    def unfold(node: Any, env: Any) -> tuple[Any, Any] | None:
-        try:
-            if isinstance(node, A.OpApp) and node.prefix and not node.args:
-                op, ienv = comp._instance_op(node, env)
-                return (op.body, op.env or ienv) if op.body is not None and not op.params else None
-            nm = node.name if isinstance(node, A.Name) or (isinstance(node, A.OpApp) and not node.args) else None
-            if nm is None or nm in env.locals:
-                return None
-            b = comp.resolve(nm, env, None)
-        except Exception:
-            return None
-        if b[0] == "op" and b[1].native is None and b[1].body is not None and not b[1].params:
-            return b[1].body, b[1].env or env
-        return None
 
     def walk(node: Any, env: Any, depth: int = 0) -> None:
         if depth > 60:
-            return
-        u = unfold(node, env)
-        if u is not None:
-            walk(u[0], u[1], depth + 1)
             return
         if isinstance(node, A.And) or (isinstance(node, A.OpApp) and node.name == "/\\" and not node.prefix):
             for a in node.args:
@@ -369,21 +369,37 @@ def spec_fairness(model: Any, cfg: Any) -> list[Fair]:
         if isinstance(node, A.Fairness):
             out.append(make_fair(Fair, comp, node.kind, node.action, node.sub, env, node.kind))
             return
-        if isinstance(node, A.Quant) and node.kind == "A":
+        if isinstance(node, A.BoxAction):
+            return  # [][Next]_v: the graph itself
+        if isinstance(node, A.OpApp) and node.name == "[]" and not node.prefix and isinstance(node.args[0], A.BoxAction):
+            return
+        if isinstance(node, A.Quant) and node.kind == "A" and tr.is_temporal(node.body, env):
             from specula.tla.values import enumerate_set, ordered
 
             envs = [env]
             for b in node.bounds:
-                if b.domain is None or b.tuple or len(b.names) != 1:
+                if b.domain is None or b.tuple:
+                    if extras is not None:
+                        extras.append((node, env))
                     return
                 new = []
                 for e in envs:
-                    dom = comp.expr(b.domain, e)[0](None, None, frame)
-                    for v in ordered(enumerate_set(dom)):
-                        new.append(e.bind({b.names[0]: ("const", v)}))
+                    vals = list(ordered(enumerate_set(comp.expr(b.domain, e)[0](None, None, frame))))
+                    combos: list[dict] = [{}]
+                    for nm in b.names:
+                        combos = [dict(c, **{nm: ("const", v)}) for c in combos for v in vals]
+                    new.extend(e.bind(c) for c in combos)
                 envs = new
             for e in envs:
                 walk(node.body, e, depth + 1)
+            return
+        if isinstance(node, (A.Name, A.OpApp)) and tr.is_temporal(node, env):
+            u = tr.unfold(node, env)
+            if u is not None:
+                walk(u[0], u[1], depth + 1)
+                return
+        if tr.is_temporal(node, env) and extras is not None:
+            extras.append((node, env))
 
     walk(node_of(name), env0)
     return out

@@ -117,7 +117,7 @@ class Model:
                     next_e = c.args[0].action
                 elif isinstance(c, A.BoxAction):
                     next_e = c.action
-                elif _is_temporal(c):
+                elif _is_temporal(c, self.root):
                     continue
                 else:
                     inits.append(c)
@@ -415,12 +415,23 @@ def _with_binders(run: Callable, binders: list) -> Callable:
     return many
 
 
-def _is_temporal(node: Any) -> bool:
+def _is_temporal(node: Any, root: Any = None, _seen: set | None = None) -> bool:
+    """Whether node has temporal operators (through the definitions it uses when root is given,
+    e.g. ``\\A p \\in P : Fair(p)`` with ``Fair(p) == WF_v(A(p))``)."""
+    seen = _seen if _seen is not None else set()
     for x in A.walk(node):
         if isinstance(x, (A.BoxAction, A.AngleAction, A.Fairness, A.TemporalQuant)):
             return True
         if isinstance(x, A.OpApp) and x.name in ("[]", "<>", "~>", "-+->"):
             return True
+        if root is not None and isinstance(x, (A.Name, A.OpApp)) and not getattr(x, "prefix", ()) \
+                and x.name not in seen and getattr(root, "names", None) is not None:
+            d = root.names.get(x.name)
+            body = getattr(getattr(d, "node", None), "body", None) if d is not None and d.kind == "op" else None
+            if body is not None:
+                seen.add(x.name)
+                if _is_temporal(body, getattr(d, "scope", None) or root, seen):
+                    return True
     return False
 
 
