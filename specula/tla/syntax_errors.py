@@ -412,7 +412,8 @@ def find_syntax_errors(root, src) -> list[Diagnostic]:
     bounds = starts + [footer.start()]
     for i, s in enumerate(starts):
         e = bounds[i + 1]
-        tree = parser.parse(_blank(data, [head, (s, e), tail]))
+        # the unit alone (header + unit + footer, compacted: only has_error is needed here)
+        tree = parser.parse(data[head[0]:head[1]] + data[s:e] + data[tail[0]:tail[1]])
         if tree.root_node.has_error:
             bad = _first_bad_token(data, s, e)
             if bad is None:
