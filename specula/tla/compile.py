@@ -580,8 +580,9 @@ class Compiler:
         ck = (op.key, env.primed, tuple(o.key if o else None for o in opargs), id(op.env.scope) if op.env else 0)
         entry = self.rec_cache.get(ck)
         if entry is None:
+            lo = self.nslots
             slots = [self.new_slot() if p.arity == 0 else -1 for p in op.params]
-            entry = {"fn": None, "slots": slots}
+            entry = {"fn": None, "slots": slots, "range": (lo, lo)}
             self.rec_cache[ck] = entry
             binds = {}
             for p, k, o in zip(op.params, slots, opargs):
@@ -590,6 +591,9 @@ class Compiler:
             if env.primed:
                 benv = benv.with_(primed=True)
             entry["fn"] = self.expr(op.body, benv)[0]
+            # every slot the body uses (parameters, LET values, bound names) is saved and
+            # restored around a call: a recursive call must not clobber its caller's frame
+            entry["range"] = (lo, self.nslots)
         slots = [k for k in entry["slots"] if k >= 0]
         argfns = []
         deps = {STATE}
@@ -603,7 +607,8 @@ class Compiler:
 
         def call(s: Any, n: Any, e: list) -> Any:
             vals = [f(s, n, e) for f in argfns]
-            old = [e[k] for k in slots]
+            lo, hi = holder["range"]
+            saved = e[lo:hi]
             for k, v in zip(slots, vals):
                 e[k] = v
             try:
@@ -611,8 +616,7 @@ class Compiler:
             except RecursionError:
                 raise EvalError(f"recursion too deep in operator {name}", span) from None
             finally:
-                for k, v in zip(slots, old):
-                    e[k] = v
+                e[lo:hi] = saved
 
         return call, frozenset(deps)
 
@@ -1093,7 +1097,9 @@ class Compiler:
         binders, benv, ddeps, slots = self._bounds(fd.bounds, denv.bind({fd.name: ("slot", kself)}))
         if env.primed:
             benv = benv.with_(primed=True)
+        lo = min(slots) if slots else self.nslots
         body, bd = self.expr(fd.body, benv)
+        hi = self.nslots
         deps = (bd - set(slots) - {kself}) | ddeps
         nb = len(binders)
         name = fd.name
@@ -1105,12 +1111,12 @@ class Compiler:
                 k0 = binders[0][0][0]
 
                 def rule(x: Any) -> Any:
-                    old = e2[k0]
+                    saved = e2[lo:hi]
                     e2[k0] = x
                     try:
                         return body(s, n, e2)
                     finally:
-                        e2[k0] = old
+                        e2[lo:hi] = saved
             else:
                 doms = [b[2](s, n, e2) for b in binders]
                 dom = doms[0] if nb == 1 else Product(tuple(doms))

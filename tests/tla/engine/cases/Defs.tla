@@ -14,4 +14,9 @@ Inc(v) == v + 1
 Double(v) == 2 * v
 Apply(F(_), v) == F(v)
 I == INSTANCE Helper
+RECURSIVE RLet(_)
+RLet(n) == LET b == n * 10 IN IF n = 0 THEN 0 ELSE RLet(n - 1) + b
+fLet[n \in 0..5] == LET b == n * 10 IN IF n = 0 THEN 0 ELSE fLet[n - 1] + b
+RECURSIVE RBound(_)
+RBound(n) == IF n = 0 THEN 0 ELSE CHOOSE v \in {x + RBound(n - 1) + x : x \in {n}} : TRUE
 ====
