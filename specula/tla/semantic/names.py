@@ -217,7 +217,27 @@ class _ModuleNames:
                     self.unknown(n, node, "operator")
         op_params = self._op_param_arities(node, env)
         for i, a in enumerate(node.args):
-            self.expr(a, env, as_arg=op_params is None or (i < len(op_params) and op_params[i] > 0))
+            want = op_params[i] if op_params is not None and i < len(op_params) else None
+            self.expr(a, env, as_arg=want is None or want > 0)
+            if want:
+                got = self._operator_arity(a, env)
+                if got is not None and got != want:
+                    self.error("E302", f"argument {i + 1} of '{node.name}' must be an operator with {want} "
+                               f"argument(s), but this one takes {got}", a)
+
+    def _operator_arity(self, a: ast.Node, env: Env) -> int | None:
+        """Arity of an operator passed as an argument (None when unknown)."""
+        if isinstance(a, ast.Lambda):
+            return len(a.params)
+        if isinstance(a, ast.Name):
+            if a.name in env:
+                return env[a.name]
+            d = self.lookup(a.name)
+            if d is not None and d.kind in ("op", "builtin-module-op", "constant", "recursive"):
+                return d.arity
+            if a.name in BUILTIN_OPS and BUILTIN_OPS[a.name] != VARIADIC:
+                return BUILTIN_OPS[a.name]
+        return None
 
     def _op_param_arities(self, node: ast.OpApp, env: Env) -> list[int] | None:
         """Arity of each parameter of the applied operator (an argument may be an operator only
