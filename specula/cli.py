@@ -43,6 +43,20 @@ def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
 
 
+def _output_file(path: Optional[Path], flag: str) -> None:
+    """Make sure an output file can be written (creating its folder) before any work is done."""
+    if path is None:
+        return
+    from specula.errors import InputError
+
+    if path.is_dir():
+        raise InputError(f"{flag} names a folder; give a file name", str(path))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{flag}: cannot create the folder: {exc.strerror or exc}", str(path)) from None
+
+
 def _version_callback(value: bool) -> None:
     if value:
         typer.echo(f"specula {__version__}")
@@ -88,11 +102,11 @@ def check_cmd(
     config: Optional[Path] = typer.Option(None, "--config", "-c", help="Model config (default: SPEC.cfg)."),
     syntax: bool = typer.Option(False, "--syntax", help="Only parse and analyse the spec (no model checking)."),
     simulate_: bool = typer.Option(False, "--simulate", help="Random simulation instead of exhaustive search."),
-    num: int = typer.Option(50, "--num", help="Simulation: number of traces."),
-    depth: int = typer.Option(100, "--depth", help="Simulation: maximum states per trace."),
+    num: int = typer.Option(50, "--num", min=1, help="Simulation: number of traces."),
+    depth: int = typer.Option(100, "--depth", min=1, help="Simulation: maximum states per trace."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Simulation: random seed (printed when not given)."),
-    max_states: Optional[int] = typer.Option(None, "--max-states", help="Stop after this many distinct states."),
-    max_depth: Optional[int] = typer.Option(None, "--max-depth", help="Do not explore beyond this depth."),
+    max_states: Optional[int] = typer.Option(None, "--max-states", min=1, help="Stop after this many distinct states."),
+    max_depth: Optional[int] = typer.Option(None, "--max-depth", min=1, help="Do not explore beyond this depth."),
     max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="Stop after this many seconds."),
     no_deadlock: bool = typer.Option(False, "--no-deadlock", help="Do not report deadlocks (like TLC -deadlock)."),
     json_out: bool = JsonOpt,
@@ -203,7 +217,7 @@ def eval_cmd(
     translations: Optional[Path] = typer.Option(None, "--translations", help="Invariant translations YAML."),
     phase: Optional[list[str]] = typer.Option(None, "--phase", help="Run only these phases (cascade still applies)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Base seed of the runtime coverage runs."),
-    runs: int = typer.Option(20, "--runs", help="Simulation runs for runtime coverage."),
+    runs: int = typer.Option(20, "--runs", min=1, help="Simulation runs for runtime coverage."),
     check_seconds: float = typer.Option(60.0, "--check-seconds", help="Time limit of the runtime check."),
     invariant_seconds: float = typer.Option(60.0, "--invariant-seconds", help="Time limit per invariant."),
     html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
@@ -221,6 +235,11 @@ def eval_cmd(
         raise InputError("spec file not found", str(spec))
     if config is not None and not config.is_file():
         raise InputError("model config not found (--config)", str(config))
+    bad = [p for p in phase or () if p not in ("syntax", "runtime", "conformance", "invariants")]
+    if bad:
+        raise InputError(f"--phase must be syntax, runtime, conformance or invariants, not {bad[0]!r}")
+    _output_file(html, "--html")
+    _output_file(out, "--out")
     t = load_task(task, sysmobench)
     data = task_data(t, mapping, traces or ())
     settings = RuntimeSettings(check_seconds=check_seconds, runs=runs, seed=seed)
@@ -653,7 +672,7 @@ def leaderboard(
     suite: Optional[list[str]] = typer.Option(None, "--task", help="Tasks of the suite (default: every bundled task)."),
     sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="Use the SysMoBench checkout's tasks as the suite: a path, or a git URL[@REV]."),
     fmt: str = typer.Option("table", "--format", help="table | markdown | html"),
-    best_of: int = typer.Option(5, "--best-of", help="Runs per task considered (best one counts)."),
+    best_of: int = typer.Option(5, "--best-of", min=1, help="Runs per task considered (best one counts)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write the rendering here."),
     json_out: bool = JsonOpt,
 ) -> None:
@@ -665,6 +684,7 @@ def leaderboard(
 
     if fmt not in ("table", "markdown", "html"):
         raise InputError(f"--format must be table, markdown or html, not {fmt!r}")
+    _output_file(out, "--out")
     if suite:
         names = list(suite)
     elif sysmobench:

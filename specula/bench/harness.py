@@ -230,7 +230,10 @@ def run_harness(
     if task.harness is None:
         raise ConfigError(f"system {task.name!r} has no harness entry", path=str(task.task_file), field="harness")
     out = Path(out_dir).resolve()
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the output folder: {exc.strerror or exc}", path=str(out_dir)) from None
     root = task.dir.resolve().parent.parent.parent
     subs = {
         "build": str(_build_dir(task)),
