@@ -165,7 +165,7 @@ class _Loader:
             path = d / f"{name}.tla"
             if path.is_file():
                 try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
+                    text = path.read_text(encoding="utf-8-sig", errors="replace")
                 except OSError as exc:
                     self.error("E201", f"cannot read module {name}: {exc}", span)
                     return None
@@ -425,7 +425,7 @@ def load(path: str | Path, search_path: Iterable[str | Path] = ()) -> Spec:
     """Load the module in ``path`` with everything it EXTENDS / INSTANCEs; raise ``SpecError``."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        text = p.read_text(encoding="utf-8-sig", errors="replace")
     except OSError as exc:
         raise InputError(f"cannot read spec: {exc.strerror or exc}", str(path)) from None
     return load_text(text, str(path), search_path, root_dir=p.resolve().parent)
@@ -469,7 +469,7 @@ def check_syntax(path: str | Path, search_path: Iterable[str | Path] = ()) -> Sy
     unreadable file still raises ``InputError``)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        text = p.read_text(encoding="utf-8-sig", errors="replace")
     except OSError as exc:
         raise InputError(f"cannot read spec: {exc.strerror or exc}", str(path)) from None
     try:

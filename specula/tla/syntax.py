@@ -781,13 +781,13 @@ def _errors_outside_comments(root) -> bool:
 
 def parse_module(text: str, file: str) -> ast.Module:
     """Parse the first module in ``text``; raise ``SpecError`` on syntax or precedence errors."""
-    return _build(_Source(text, file))[0]
+    return _build(_Source(text.removeprefix("\ufeff"), file))[0]
 
 
 def parse_modules(text: str, file: str) -> list[ast.Module]:
     """Every top-level module of ``text`` in order (SANY allows several per file: the first is
     the file's own module, the others can be EXTENDed or INSTANCEd by name)."""
-    return _build(_Source(text, file), first_only=False)
+    return _build(_Source(text.removeprefix("\ufeff"), file), first_only=False)
 
 
 _EXPR_PREFIX = "---- MODULE __Expr__ ----\n__E__ ==\n"

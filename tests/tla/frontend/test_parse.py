@@ -192,3 +192,20 @@ def test_syntax_error_points_at_token() -> None:
         parse_module("---- MODULE M ----\nA == 1 +\nB == 2\n====\n", "M.tla")
     d = exc.value.diagnostics()[0]
     assert d.code == "E101" and d.file == "M.tla" and d.line in (2, 3)
+
+
+def test_bom_and_crlf_are_accepted() -> None:
+    m = parse_module("\ufeff---- MODULE M ----\r\nVARIABLE x\r\nA == /\\ x = 1\r\n     /\\ x = 2\r\n====\r\n", "M.tla")
+    assert isinstance(m.units[1].body, ast.And) and m.units[1].body.bulleted
+
+
+def test_reserved_word_as_name_is_rejected() -> None:
+    with pytest.raises(SpecError) as exc:
+        parse_module("---- MODULE M ----\nA(THEN) == 1\n====\n", "M.tla")
+    (d,) = exc.value.diagnostics()
+    assert (d.code, d.line, d.col) == ("E101", 2, 3) and "reserved" in d.message
+
+
+def test_pluscal_typo_inside_comment_is_ignored() -> None:
+    m = parse_module("---- MODULE M ----\n(* --algorithm a\nbegin\nL1):  skip;\nend algorithm; *)\nA == 1\n====\n", "M.tla")
+    assert [u.name for u in m.units] == ["A"]
