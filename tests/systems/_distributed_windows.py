@@ -62,7 +62,7 @@ def tla(value: Any, schema: str = "val") -> str:
     if schema.startswith("node:"):
         inner = schema[5:]
         items = [f"({tla(_key(k))} :> {tla(v, inner)})" for k, v in value.items()]
-        return " @@ ".join(items) if items else "<<>>"
+        return "(" + " @@ ".join(items) + ")" if items else "<<>>"
     if schema.startswith("set"):
         inner = schema[4:] or "val"
         return "{" + ", ".join(sorted({tla(v, inner) for v in value})) + "}"
@@ -106,8 +106,8 @@ def _constants(cfg_text: str) -> str:
 
 def check_windows(jar: Path, spec: Path, cfg: Path, windows: list[Win], schema: dict[str, str],
                   call: str, timeout: float = 300) -> list[bool]:
-    """Pass/fail per window for one action. ``call`` is the action applied to ``A`` (actor) and
-    ``M`` (input), e.g. ``"HandleNotification(A, M)"``."""
+    """Pass/fail per window for one action. ``call`` is the action applied to ``$A`` (actor) and
+    ``$M`` (input), e.g. ``"HandleNotification($A, $M)"``."""
     if not windows:
         return []
     module = spec.stem
@@ -120,7 +120,7 @@ def check_windows(jar: Path, spec: Path, cfg: Path, windows: list[Win], schema: 
             post = ", ".join(f"{v} |-> {tla(w.post[v], s)}" for v, s in schema.items())
             rows.append(f"[pre |-> [{pre}], post |-> [{post}], a |-> {tla(w.actor)}, "
                         f"m |-> {tla(w.input)}]")
-        body = call.replace("A", "W[win].a").replace("M", "W[win].m")
+        body = call.replace("$A", "W[win].a").replace("$M", "W[win].m")
         init = "\n".join(f"    /\\ {v} = W[win].pre.{v}" for v in schema)
         post = "\n".join(f"    /\\ {v}' = W[win].post.{v}" for v in schema)
         (d / "WinCheck.tla").write_text(
