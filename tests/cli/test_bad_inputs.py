@@ -478,3 +478,37 @@ def test_every_error_is_one_located_line(capsys, spin):
         assert rc == 2 and out == ""
         lines = err.strip().splitlines()
         assert len(lines) == 1 and ANY_ERROR_LINE.match(lines[0]), err
+
+
+# ----------------------------------------------------------------------------- flags and output files
+
+
+def test_vacuous_limits_are_usage_errors(capsys, spin):
+    for cmd in (["check", spin, "--max-states", "0"], ["check", spin, "--simulate", "--num", "0"],
+                ["check", spin, "--simulate", "--depth", "0"], ["eval", spin, "--task", "spinlock", "--runs", "0"],
+                ["leaderboard", "--best-of", "0"]):
+        rc, _, err = run(capsys, *cmd)
+        assert rc == 2 and "Invalid value" in err, cmd
+
+
+def test_eval_unknown_phase(capsys, spin):
+    rc, _, err = run(capsys, "eval", spin, "--task", "spinlock", "--phase", "bogus")
+    assert rc == 2 and "--phase" in err and "'bogus'" in err
+
+
+def test_output_files_are_checked_before_the_work(capsys, spin, tmp_path):
+    rc, _, err = run(capsys, "eval", spin, "--task", "spinlock", "--out", tmp_path)
+    assert rc == 2 and error_line(err)["loc"] == str(tmp_path) and "--out" in err
+    blocker = write(tmp_path / "file", "x")  # a file where a folder is needed
+    rc, _, err = run(capsys, "eval", spin, "--task", "spinlock", "--html", blocker / "sub" / "r.html")
+    assert rc == 2 and "--html" in err
+    rc, _, err = run(capsys, "leaderboard", "--format", "markdown", "--out", blocker / "b.md")
+    assert rc == 2 and "--out" in err
+    rc, _, err = run(capsys, "bench", "traces", "spinlock", "--out", blocker / "traces")
+    assert rc == 2 and error_line(err)["loc"] == str(blocker / "traces")
+
+
+def test_eval_creates_the_folder_of_its_reports(capsys, spin, tmp_path):
+    html, card = tmp_path / "new" / "r.html", tmp_path / "new2" / "card.json"
+    rc, _, _ = run(capsys, "eval", spin, "--task", "spinlock", "--phase", "syntax", "--html", html, "--out", card)
+    assert rc == 0 and html.is_file() and json.loads(card.read_text())["phases"]["syntax"]["score"] == 1.0
