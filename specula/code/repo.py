@@ -64,12 +64,22 @@ def resolve_repo(spec: str | Path, commit: str | None = None, cache_dir: Path | 
                     pass
         else:
             base.mkdir(parents=True, exist_ok=True)
-            repo = git.Repo.clone_from(url, dest)
+            repo = git.Repo.clone_from(url, dest, env={"GIT_TERMINAL_PROMPT": "0"})  # never wait for a password
         if commit is not None:
             _checkout(dest, commit, text)
     except git.GitCommandError as exc:
-        raise CodeError(f"git failed for {text}: {exc.stderr.strip() or exc}", path=text) from exc
+        raise CodeError(f"git failed for {text}: {_git_message(exc)}", path=text) from exc
     return dest
+
+
+def _git_message(exc: Exception) -> str:
+    """git's own complaint on one line (its 'fatal:'/'error:' line), not GitPython's dump."""
+    raw = str(getattr(exc, "stderr", "") or exc).strip()
+    if raw.startswith("stderr: '") and raw.endswith("'"):  # GitPython's wrapping
+        raw = raw[len("stderr: '"):-1]
+    lines = [ln.strip() for ln in raw.splitlines() if ln.strip()]
+    best = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
+    return (best or lines or ["unknown error"])[-1]
 
 
 def _checkout(path: Path, commit: str, label: str) -> None:
@@ -78,4 +88,4 @@ def _checkout(path: Path, commit: str, label: str) -> None:
     try:
         git.Repo(path).git.checkout("--detach", commit)
     except git.GitCommandError as exc:
-        raise CodeError(f"cannot check out {commit} in {label}: {exc.stderr.strip() or exc}", path=label) from exc
+        raise CodeError(f"cannot check out {commit} in {label}: {_git_message(exc)}", path=label) from exc
