@@ -512,3 +512,19 @@ def test_eval_creates_the_folder_of_its_reports(capsys, spin, tmp_path):
     html, card = tmp_path / "new" / "r.html", tmp_path / "new2" / "card.json"
     rc, _, _ = run(capsys, "eval", spin, "--task", "spinlock", "--phase", "syntax", "--html", html, "--out", card)
     assert rc == 0 and html.is_file() and json.loads(card.read_text())["phases"]["syntax"]["score"] == 1.0
+
+
+def test_code_bad_revision_is_one_line(capsys, tmp_path, monkeypatch):
+    import git
+
+    monkeypatch.setenv("SPECULA_CACHE_DIR", str(tmp_path / "cache"))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    write(repo / "m.py", "def f():\n    return 1\n")
+    r = git.Repo.init(repo)
+    r.index.add(["m.py"])
+    r.index.commit("one", author=git.Actor("qa", "qa@example.com"), committer=git.Actor("qa", "qa@example.com"))
+    rc, _, err = run(capsys, "code", "index", repo, "--commit", "no-such-rev")
+    assert rc == 2 and len(err.strip().splitlines()) == 1
+    m = error_line(err)
+    assert m["loc"] == str(repo) and "no-such-rev" in m["msg"] and "stderr:" not in m["msg"]
