@@ -204,3 +204,31 @@ def test_reference_scores_one_on_every_phase(name, capsys):
     for phase in ("syntax", "runtime", "conformance", "invariants"):
         assert card["phases"][phase]["score"] == 1.0, (phase, card["phases"][phase]["summary"])
     assert card["overall"] == 1.0
+
+
+# --- larger ensembles --------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_zab_election_three_peers_conform_with_an_n3_cfg(tmp_path, capsys):
+    """The reference cfg uses N = 2 so TLC exhausts it; the spec is not tied to it: three-peer
+    traces pass under an N = 3 cfg and the mutants still fail exactly HandleNotification."""
+    d = SYSTEMS_DIR / "zab_election"
+    traces = tmp_path / "traces"
+    subprocess.run([sys.executable, "harness.py", "--runs", "4", "--seed", "3", "--nodes", "3",
+                    "--out", str(traces)], cwd=d, check=True, capture_output=True)
+    cfg = tmp_path / "zookeeper3.cfg"
+    cfg.write_text("SPECIFICATION Spec\nCONSTANTS\n    N = 3\n    MaxZxid = 1\n")
+    t = task("zab_election")
+
+    def rows(spec: str) -> dict[str, tuple[int, int]]:
+        main(["validate", str(d / spec), "-c", str(cfg), "-t", str(traces), "-m",
+              str(d / t["mapping"]), "--actions", ",".join(t["wv"]["target_actions"]), "--json"])
+        data = json.loads(capsys.readouterr().out)
+        return {r["action"]: (r["passed"], r["total"]) for r in data["actions"]}
+
+    ref = rows(t["reference"]["spec"])
+    assert all(p == n and n > 0 for p, n in ref.values()), ref
+    for m in t["mutants"]:
+        failing = {a for a, (p, n) in rows(m["spec"]).items() if p < n}
+        assert failing == {m["fails"]}
