@@ -221,9 +221,13 @@ class Toolbox:
         """The code room's index of the target repo, or None (then plain-text fallbacks are used)."""
         if self._index is None:
             try:
-                from specula.code import index_repo
+                from specula.code import IndexOptions, index_repo
 
-                self._index = index_repo(self.s.task.repo)
+                # the task's files are indexed even where vendored (redisraft's deps/raft/...);
+                # what the task hides (reference spec, mutants) never is
+                opts = IndexOptions(always_include=tuple(self.s.task.source_files),
+                                    exclude=tuple(self._rel(h) for h in self.s.task.hidden))
+                self._index = index_repo(self.s.task.repo, opts)
             except Exception:  # an unindexable repo still gets the text fallbacks
                 self._index = False
         return self._index or None
