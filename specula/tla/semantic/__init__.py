@@ -3,9 +3,11 @@
 Codes (stable): E101 syntax error, E102 precedence conflict (both from ``syntax``);
 E201 missing module, E202 circular dependency, E203 multiply defined symbol, E204 illegal
 substitution target, E205 missing implicit substitution (from ``modules``);
-E301 unknown identifier or operator, E302 wrong number of arguments, E303 ``@`` outside EXCEPT,
-E304 RECURSIVE operator never defined, E305 operator used where a value is expected
-(``names``); E401..E406 level errors (``levels``).
+W203 repeated VARIABLE/CONSTANT declaration (warning, as SANY);
+E301 unknown identifier or operator, E302 wrong number of arguments (also of operators passed as
+arguments), E303 ``@`` outside EXCEPT, E304 RECURSIVE operator never defined, E305 operator used
+where a value is expected (``names``); E401..E407 level errors (``levels``).
+The table with SANY's wording is in docs/tla-subset.md.
 """
 
 from __future__ import annotations
