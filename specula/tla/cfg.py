@@ -351,7 +351,7 @@ def load_cfg(path: str | Path) -> ModelConfig:
     """Read and parse a ``.cfg`` file; a missing file is a ConfigError too."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a BOM (Windows editors) is not part of the config
     except OSError as exc:
         raise ConfigError(f"cannot read config: {exc.strerror or exc}", path=str(p)) from None
     except UnicodeDecodeError as exc:

@@ -528,3 +528,18 @@ def test_code_bad_revision_is_one_line(capsys, tmp_path, monkeypatch):
     assert rc == 2 and len(err.strip().splitlines()) == 1
     m = error_line(err)
     assert m["loc"] == str(repo) and "no-such-rev" in m["msg"] and "stderr:" not in m["msg"]
+
+
+def test_windows_editor_files_work(capsys, spin):
+    """CRLF line ends and a UTF-8 BOM (Notepad) in spec, cfg, mapping and trace are not errors."""
+    for name in ("spin.tla", "spin.cfg"):
+        f = spin.parent / name
+        f.write_bytes(b"\xef\xbb\xbf" + f.read_bytes().replace(b"\n", b"\r\n"))
+    rc, out, _ = run(capsys, "check", spin)
+    assert rc == 0 and "No error has been found" in out
+    mp = spin.parent / "map.yaml"
+    mp.write_bytes(b"\xef\xbb\xbf" + (SPIN / "mapping.yaml").read_bytes().replace(b"\n", b"\r\n"))
+    tr = spin.parent / "t.ndjson"
+    tr.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(_trace_lines()).encode() + b"\r\n")
+    rc, out, _ = run(capsys, "validate", spin, "-w", tr, "-m", mp)
+    assert rc == 0 and _windows_passed(out)[0] > 10
