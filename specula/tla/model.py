@@ -41,6 +41,8 @@ class ActionInfo:
     node: Any = field(default=None, repr=False, compare=False)
     env: Any = field(default=None, repr=False, compare=False)
     binders: list = field(default_factory=list, repr=False, compare=False)  # [(name, slot, values)]
+    # TLC's coverage label: <Name line L, col C to line L, col C2 of module M>
+    tlc_label: str = field(default="", compare=False)
 
 
 def _cfg_value(v: Any) -> Any:
@@ -146,9 +148,9 @@ class Model:
         nv = len(self.variables)
         out = self._out
         names = self.variables
-        for idx, (node, env, binders, name, span) in enumerate(leaves):
+        for idx, (node, env, binders, name, span, label) in enumerate(leaves):
             params = tuple(b[0] for b in binders)
-            info = ActionInfo(idx, name, name, params, span, node, env, binders)
+            info = ActionInfo(idx, name, name, params, span, node, env, binders, tlc_label=label)
             self.actions.append(info)
 
             def fin(s: Any, n: list, e: list, idx: int = idx, name: str = name, span: Any = span) -> None:
@@ -205,7 +207,7 @@ class Model:
                     and len(node.args) == len(op.params):
                 binds = {p.name: c._arg_binding(p, a, env) for p, a in zip(op.params, node.args)}
                 if all(v[0] != "lazy" for v in binds.values()):
-                    self._split(op.body, (op.env or Env()).bind(binds), binders, op.name, leaves)
+                    self._split(op.body, (op.env or Env()).bind(binds), binders, (op.name, op.key), leaves)
                     return
         if isinstance(node, (A.Name, A.OpApp)) and not getattr(node, "prefix", ()):
             nm = node.name
@@ -221,14 +223,18 @@ class Model:
                         binds = {p.name: c._arg_binding(p, a, env) for p, a in zip(op.params, args)}
                         if all(v[0] != "lazy" for v in binds.values()):
                             benv = (op.env or Env()).bind(binds)
-                            self._split(op.body, benv, binders, op.name, leaves)
+                            self._split(op.body, benv, binders, (op.name, op.key), leaves)
                             return
                 if b is not None and b[0] == "expr":
                     self._split(b[1], b[2], binders, name, leaves)
                     return
         if isinstance(node, A.Let) and False:
             return
-        leaves.append((node, env, list(binders), name or _guess_name(node), node.span))
+        key = None
+        if isinstance(name, tuple):
+            name, key = name
+        nm = name or _guess_name(node)
+        leaves.append((node, env, list(binders), nm, node.span, _tlc_label(nm, key, node.span)))
 
     # ------------------------------------------------------------------ protocol
 
@@ -265,6 +271,24 @@ class Model:
         except RecursionError:
             raise EvalError("recursion too deep", None, state) from None
         return iter(res)
+
+    def step_label(self, action: int, pre: State, post: State) -> str:
+        """TLC's label for a step of an error trace: ``<Name(v1, v2) line L, col C to line L2,
+        col C2 of module M>`` with the parameter values that produce ``post`` from ``pre``."""
+        info = self.actions[action]
+        span = info.span
+        vals = ""
+        if info.binders:
+            try:
+                v = self.check_step(info.name, self.state_to_dict(pre), self.state_to_dict(post))
+                if v.ok and v.params:
+                    vals = "(" + ", ".join(format_value(v.params[p]) for p in info.params if p in v.params) + ")"
+            except EvalError:
+                vals = ""
+        end = _end_span(info.node) or span
+        where = (f" line {span.line}, col {span.col} to line {end.end_line}, col {end.end_col - 1} of module "
+                 f"{_module_of(span)}") if span is not None and getattr(span, "line", 0) else ""
+        return f"<{info.name}{vals}{where}>"
 
     def successors(self, state: State, action: int) -> list[State]:
         res: list = []
@@ -448,6 +472,34 @@ def _flatten_and(node: Any, root: Any, depth: int = 0) -> list:
         if body is not None and not d.node.params and _is_temporal(body):
             return _flatten_and(body, getattr(d, "scope", root), depth + 1)
     return [node]
+
+
+def _end_span(node: Any) -> Any:
+    """The span whose end is the end of ``node``'s text (a junction list ends at its last item)."""
+    while isinstance(node, (A.And, A.Or)) and node.args:
+        node = node.args[-1]
+    return getattr(node, "span", None)
+
+
+def _module_of(span: Any) -> str:
+    from pathlib import Path
+
+    return Path(getattr(span, "file", "") or "spec").stem
+
+
+def _tlc_label(name: str, key: Any, body_span: Any) -> str:
+    """TLC's coverage label: ``<Name line L, col C to line L, col C2 of module M>`` (the
+    definition's header), or the action's own span when it is not a definition."""
+    node = getattr(key, "node", key)
+    sp = getattr(node, "span", None)
+    if isinstance(node, A.OpDef) and sp is not None and getattr(sp, "line", 0):
+        header = name + (f"({', '.join(p.name for p in node.params)})" if node.params else "")
+        mod = getattr(key, "module", None) or _module_of(sp)
+        return f"<{name} line {sp.line}, col {sp.col} to line {sp.line}, col {sp.col + len(header) - 1} of module {mod}>"
+    if body_span is not None and getattr(body_span, "line", 0):
+        return (f"<{name} line {body_span.line}, col {body_span.col} to line {body_span.end_line}, "
+                f"col {body_span.end_col - 1} of module {_module_of(body_span)}>")
+    return name
 
 
 def _guess_name(node: Any) -> str:

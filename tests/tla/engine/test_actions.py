@@ -178,3 +178,18 @@ Next == count' = count + 1 /\\ UNCHANGED owner""",
     assert m.permute((p1, 3), swap) == (p2, 3)
     assert m.has_view and m.view((p1, 3)) == p1
     assert make_fn({p1: p2, p2: p1}) == swap
+
+
+def test_tlc_labels() -> None:
+    m = model(
+        """CONSTANT P
+VARIABLE x
+Init == x = 0
+Inc(p) == /\\ x < 2
+          /\\ x' = x + 1
+Next == \\E p \\in P : Inc(p)""",
+        "CONSTANT P = {p1}\nINIT Init\nNEXT Next\n",
+    )
+    a = m.actions[0]
+    assert a.label == "Inc" and a.tlc_label == "<Inc line 6, col 1 to line 6, col 6 of module M>"
+    assert m.step_label(0, (0,), (1,)) == "<Inc(p1) line 6, col 11 to line 7, col 23 of module M>"
