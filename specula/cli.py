@@ -141,7 +141,7 @@ def check_cmd(
             _print_json(report.simulation_to_json(sim, str(spec)))
         else:
             _console().print(report.render_simulation(sim, str(spec)))
-        raise typer.Exit(0 if sim.ok else 1)
+        raise typer.Exit(130 if sim.stopped == "interrupted" and sim.ok else 0 if sim.ok else 1)
     err = _console(stderr=True)
     on_progress = None if json_out else (lambda p: p.elapsed >= 1.0 and err.print(report.format_progress(p), markup=False))
     limits = Limits(max_states=max_states, max_depth=max_depth, max_seconds=max_seconds, check_deadlock=deadlock, progress_every=5.0)
@@ -150,6 +150,8 @@ def check_cmd(
         _print_json(report.check_to_json(res, str(spec), str(cfg_path)))
     else:
         _console().print(report.render_check(res, str(spec), str(cfg_path)))
+    if res.stopped == "interrupted" and res.verdict in ("ok", "limit"):
+        raise typer.Exit(130)  # the partial report is printed, but nothing was proved
     raise typer.Exit(0 if res.verdict in ("ok", "limit") else 1)
 
 

@@ -543,3 +543,22 @@ def test_windows_editor_files_work(capsys, spin):
     tr.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(_trace_lines()).encode() + b"\r\n")
     rc, out, _ = run(capsys, "validate", spin, "-w", tr, "-m", mp)
     assert rc == 0 and _windows_passed(out)[0] > 10
+
+
+def test_ctrl_c_keeps_the_partial_report_and_exits_130(tmp_path):
+    import signal
+    import time
+
+    spec = write(tmp_path / "Big.tla", "---- MODULE Big ----\nEXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+                 "Next == \\/ x' = (x + 1) % 100000 /\\ y' = y\n        \\/ y' = (y + 1) % 100000 /\\ x' = x\n====\n")
+    write(tmp_path / "Big.cfg", "INIT Init\nNEXT Next\n")
+    proc = subprocess.Popen([sys.executable, "-m", "specula", "check", str(spec)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_no_keys_env())
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130  # nothing was proved: not 0
+    assert "Traceback" not in out + err
+    assert "interrupted" in out + err
+    if "Model checking" in out:  # interrupted during the search: what was explored is reported
+        assert "distinct states found" in out
