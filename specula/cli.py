@@ -612,8 +612,19 @@ def bench_eval(
 
         raise InputError("spec folder not found", str(spec_dir))
     chosen = [load_task(t, sysmobench) for t in tasks] if tasks else list_tasks(sysmobench)
+    from specula.bench.scoring import find_specs
+
+    if not any(find_specs(spec_dir, t) for t in chosen):
+        from specula.errors import InputError
+
+        want = ", ".join(f"{t.name}/{t.spec_module}.tla" for t in chosen[:6])
+        raise InputError(f"no specs to score here (expected DIR/<task>/<Module>.tla, e.g. {want})", str(spec_dir))
     store = ResultStore(results)
     con = _console(stderr=True)
+    if not tasks:
+        known = {t.name for t in chosen}
+        for d in sorted(x for x in spec_dir.iterdir() if x.is_dir() and x.name not in known):
+            con.print(f"{d}: warning: not a task name; skipped", markup=False)
     recs = eval_spec_dir(
         spec_dir, chosen, entry, store, RuntimeSettings(seed=seed),
         on_record=lambda r: con.print(f"{r.task} run {r.run}: overall {r.overall:.3f}"),

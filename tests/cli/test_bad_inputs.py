@@ -562,3 +562,22 @@ def test_ctrl_c_keeps_the_partial_report_and_exits_130(tmp_path):
     assert "interrupted" in out + err
     if "Model checking" in out:  # interrupted during the search: what was explored is reported
         assert "distinct states found" in out
+
+
+def test_bench_eval_spec_dir_without_specs(capsys, tmp_path):
+    (tmp_path / "specs" / "spinlock").mkdir(parents=True)
+    write(tmp_path / "specs" / "spinlock" / "Spin.tla", "wrong module file name\n")
+    rc, _, err = run(capsys, "bench", "eval", "--spec-dir", tmp_path / "specs", "--entry", "x",
+                     "--results", tmp_path / "r.jsonl")
+    assert rc == 2 and error_line(err)["loc"] == str(tmp_path / "specs") and "spinlock/spin.tla" in err
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_bench_eval_warns_about_folders_that_are_no_task(capsys, tmp_path, spin):
+    specs = tmp_path / "specs"
+    (specs / "spinlock").mkdir(parents=True)
+    (specs / "nosuchtask").mkdir()
+    write(specs / "spinlock" / "spin.tla", SYNTAX.replace("Syn", "spin"))  # scores low but quickly
+    rc, out, err = run(capsys, "bench", "eval", "--spec-dir", specs, "--entry", "x", "--results", tmp_path / "r.jsonl")
+    assert rc == 0 and f"{specs / 'nosuchtask'}: warning: not a task name" in err
+    assert "scored 1 spec(s)" in out
