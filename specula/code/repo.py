@@ -36,6 +36,8 @@ def resolve_repo(spec: str | Path, commit: str | None = None, cache_dir: Path | 
     url = text
     if not is_git_url(text):
         path = Path(text).expanduser()
+        if path.is_file():
+            raise CodeError("is a file; give the repository's folder (or a git URL)", path=text)
         if not path.is_dir():
             raise CodeError(f"repository not found: {text} (give a directory or a git URL)", path=text)
         if commit is None:
