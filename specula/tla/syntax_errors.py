@@ -249,8 +249,9 @@ def _closers(chunk: bytes) -> bytes:
     return b" ".join(reversed(stack))
 
 
-def _viable(prefix: bytes) -> bool:
-    """Can ``prefix`` (a unit's text cut after some token) be completed into a valid unit?"""
+def _viable(prefix: bytes) -> tuple[bytes, bytes, bytes] | None:
+    """A completion (text, closing brackets, tail) turning ``prefix`` — a unit's text cut after
+    some token — into a valid unit, or None when no generic completion works."""
     from specula.tla.syntax import _parser
 
     parser = _parser()
@@ -259,8 +260,23 @@ def _viable(prefix: bytes) -> bool:
         text = (b"---- MODULE __P ----\n" + prefix + b"\n" + b" " * 60 + mid
                 + (b" " + closers if closers else b"") + tail + b"\n====\n")
         if not parser.parse(text).root_node.has_error:
-            return True
-    return False
+            return mid, closers, tail
+    return None
+
+
+def _expected(completion: tuple[bytes, bytes, bytes] | None) -> str:
+    """What the parser wanted next, read off the completion that made the prefix valid."""
+    if completion is None:
+        return ""
+    mid, closers, tail = completion
+    word = (mid.split() or closers.split() or tail.split() or [b""])[0]
+    m = _TOKEN.match(word)
+    first = (m.group(0) if m else word).decode("utf-8", "replace")
+    if not first:
+        return ""
+    if first == "x":
+        return "expected an expression"
+    return f"expected '{first}'" if not first.isalpha() else f"expected {first}"
 
 
 def _first_bad_token(data: bytes, unit_start: int, unit_end: int) -> tuple[int, int] | None:
@@ -269,12 +285,12 @@ def _first_bad_token(data: bytes, unit_start: int, unit_end: int) -> tuple[int, 
     toks = _tokens(data, unit_start, unit_end)
     if not toks:
         return None
-    if _viable(data[unit_start:toks[-1][1]]):
+    if _viable(data[unit_start:toks[-1][1]]) is not None:
         return None
     lo, hi = 0, len(toks) - 1  # invariant: prefix through toks[hi] is not viable
     while lo < hi:
         mid = (lo + hi) // 2
-        if _viable(data[unit_start:toks[mid][1]]):
+        if _viable(data[unit_start:toks[mid][1]]) is not None:
             lo = mid + 1
         else:
             hi = mid
@@ -418,7 +434,9 @@ def find_syntax_errors(root, src) -> list[Diagnostic]:
             bad = _first_bad_token(data, s, e)
             if bad is None:
                 return [_diag(src, _incomplete(e, data, ""))]
-            where = _Where(bad[0], bad[1], data[bad[0]:bad[1]].decode("utf-8", "replace"))
+            before = data[s:bad[0]].rstrip()
+            hint = _expected(_viable(before)) if before else ""
+            where = _Where(bad[0], bad[1], data[bad[0]:bad[1]].decode("utf-8", "replace"), hint)
             if where is not None:
                 return [_diag(src, where)]
     # every unit parses alone: the problem is between units (or the splitter misread the layout)

@@ -31,6 +31,19 @@ __all__ = ["levels", "expression_level"]
 CONSTANT, STATE, ACTION, TEMPORAL = 0, 1, 2, 3
 _NAMES = {0: "constant", 1: "state", 2: "action", 3: "temporal"}
 
+_HELP = {
+    "E401": "prime only state-level expressions (variables and what is computed from them); "
+            "x' is the next value of x, x'' does not exist",
+    "E402": "UNCHANGED takes variables or a tuple of them (UNCHANGED <<x, y>>); ENABLED takes an action",
+    "E403": "the subscript is the tuple of variables, e.g. [][Next]_vars with vars == <<x, y>>; "
+            "the action inside must not use [] or <>",
+    "E404": "a step formula under [] must be written [][Next]_vars (and under <> as <><<A>>_vars)",
+    "E405": "keep actions (with primes) and temporal formulas ([], <>, WF_/SF_) in separate definitions, "
+            "e.g. Spec == Init /\\ [][Next]_vars /\\ WF_vars(Next)",
+    "E406": "ASSUME may only mention constants; state properties belong in invariants",
+    "E407": "substitute constants with constant expressions and variables with state functions",
+}
+
 _TEMPORAL_OPS = frozenset({"[]", "<>", "~>", "-+->"})
 _LOGICAL = frozenset({"=>", "<=>", "~"})
 
@@ -75,7 +88,7 @@ class _Levels:
             return
         sp = node.span
         self.diags.append(Diagnostic("error", code, message, sp.file, sp.line or None, sp.col or None,
-                                     sp.end_line or None, sp.end_col or None))
+                                     sp.end_line or None, sp.end_col or None, _HELP.get(code)))
 
     def run(self) -> None:
         for unit in self.scope.module.units:
