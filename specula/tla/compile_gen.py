@@ -444,7 +444,9 @@ class Generator:
             if name == "\\notin":
                 return f"(not _in({a}, {b}))", deps, size
             if name == "=>":
-                return f"(not _truth({a}) or _truth({b}))", deps, size
+                ta = a if _is_boolish(args[0]) else f"_truth({a})"
+                tb = b if _is_boolish(args[1]) else f"_truth({b})"
+                return f"(not {ta} or {tb})", deps, size
             if name in _ARITH:
                 return f"({a} {_ARITH[name]} {b})", deps, size
             if name == "-":
@@ -467,7 +469,7 @@ class Generator:
         if len(srcs) == 1:
             a = srcs[0]
             if name in ("~", "\\lnot", "\\neg"):
-                return f"(not _truth({a}))", deps, size
+                return (f"(not {a})" if _is_boolish(args[0]) else f"(not _truth({a}))"), deps, size
             if name in ("-.", "-"):
                 return f"(-{a})", deps, size
             if name == "DOMAIN":
@@ -488,7 +490,8 @@ class Generator:
 
     def _if(self, node: A.If, env: "Env") -> tuple:
         c, t, f = self.sub(node.cond, env), self.sub(node.then, env), self.sub(node.else_, env)
-        return (f"({t[0]} if _truth({c[0]}) else {f[0]})", c[1] | t[1] | f[1], 1 + c[2] + t[2] + f[2])
+        test = c[0] if _is_boolish(node.cond) else f"_truth({c[0]})"
+        return (f"({t[0]} if {test} else {f[0]})", c[1] | t[1] | f[1], 1 + c[2] + t[2] + f[2])
 
     def _funcapp(self, node: A.FuncApp, env: "Env") -> tuple:
         f = self.sub(node.fn, env)
@@ -578,7 +581,8 @@ class Generator:
         (dsrc, ddeps, dsize), k, benv = r
         body = self.sub(node.body, benv)
         fn = "any" if node.kind == "E" else "all"
-        src = f"{fn}(_truth({body[0]}) for e[{k}] in _en({dsrc}))"
+        test = body[0] if _is_boolish(node.body) else f"_truth({body[0]})"
+        src = f"{fn}({test} for e[{k}] in _en({dsrc}))"
         return src, (body[1] - {k}) | ddeps, 1 + dsize + body[2]
 
     def _setfilter(self, node: A.SetFilter, env: "Env") -> tuple | None:
@@ -589,7 +593,8 @@ class Generator:
         if _may_be_infinite(node.bound.domain):
             return None
         p = self.sub(node.pred, benv)
-        src = f"_frozenset([e[{k}] for e[{k}] in _en({dsrc}) if _truth({p[0]})])"
+        test = p[0] if _is_boolish(node.pred) else f"_truth({p[0]})"
+        src = f"_frozenset([e[{k}] for e[{k}] in _en({dsrc}) if {test}])"
         return src, (p[1] - {k}) | ddeps, 1 + dsize + p[2]
 
     def _setmap(self, node: A.SetMap, env: "Env") -> tuple | None:
@@ -843,7 +848,8 @@ class ActionGenerator:
             raise _Abort
         src = self.expr(node, env)
         pad = "    " * ind
-        return [f"{pad}if _truth({src}):"] + (k(assigned, ind + 1) or [pad + "    pass"])
+        test = src if _is_boolish(node) else f"_truth({src})"
+        return [f"{pad}if {test}:"] + (k(assigned, ind + 1) or [pad + "    pass"])
 
     def _inline(self, op: Any, args: tuple, env: "Env", assigned: frozenset, k: Callable, ind: int,
                 node: Any) -> list[str]:
