@@ -433,7 +433,11 @@ def find_syntax_errors(root, src) -> list[Diagnostic]:
         if tree.root_node.has_error:
             bad = _first_bad_token(data, s, e)
             if bad is None:
-                return [_diag(src, _incomplete(e, data, ""))]
+                where = _incomplete(e, data, "")
+                hint = _expected(_viable(data[s:e].rstrip()))
+                if hint:
+                    where.note = f"the definition before it is incomplete; {hint}"
+                return [_diag(src, where)]
             before = data[s:bad[0]].rstrip()
             hint = _expected(_viable(before)) if before else ""
             where = _Where(bad[0], bad[1], data[bad[0]:bad[1]].decode("utf-8", "replace"), hint)
