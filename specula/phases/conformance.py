@@ -537,6 +537,8 @@ def validate_files(
     files = [Path(f) for f in window_files]
     if traces_dir is not None:
         files += find_trace_files(traces_dir)
+    if not files and traces_dir is not None:
+        raise InputError("no trace or window files in this folder (*.ndjson, *.jsonl, *.json)", path=str(traces_dir))
     if not files:
         raise InputError("no window or trace files given (use --windows FILE... or --traces DIR)")
     if mapping is not None and not isinstance(mapping, Mapping):

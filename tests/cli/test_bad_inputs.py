@@ -274,6 +274,9 @@ def test_missing_trace_inputs(capsys, spin):
     assert rc == 2 and error_line(err)["loc"] == str(spin.parent / "nosuchdir")
     rc, _, err = run(capsys, "validate", spin)
     assert rc == 2 and "--windows" in err
+    (spin.parent / "empty_dir").mkdir()
+    rc, _, err = run(capsys, "validate", spin, "--traces", spin.parent / "empty_dir")
+    assert rc == 2 and error_line(err)["loc"] == str(spin.parent / "empty_dir") and "no trace" in err
 
 
 def test_windows_file_naming_an_action_the_spec_lacks(capsys, spin):
