@@ -40,3 +40,17 @@ def test_json_lists_diagnostics(tmp_path: Path, capsys) -> None:
 
 def test_missing_file_is_usage_error(tmp_path: Path) -> None:
     assert main(["check", "--syntax", str(tmp_path / "Nope.tla")]) == 2
+
+
+def test_syntax_error_says_what_was_expected(tmp_path: Path, capsys) -> None:
+    p = spec(tmp_path, "A == IF TRUE THEN 1\nB == 2")
+    assert main(["check", "--syntax", str(p)]) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"{p}:3:1: error: syntax error: unexpected 'B'") and "expected ELSE" in first
+
+
+def test_warnings_do_not_fail(tmp_path: Path, capsys) -> None:
+    p = spec(tmp_path, "VARIABLE x\nVARIABLE x\nA == x")
+    assert main(["check", "--syntax", "--json", str(p)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is True and [d["code"] for d in data["diagnostics"]] == ["W203"]
