@@ -146,7 +146,11 @@ class _Source:
     def span_bytes(self, start: int, end: int) -> ast.Span:
         starts = self.line_starts
         r0 = bisect_right(starts, start) - 1
-        r1 = bisect_right(starts, end, r0) - 1
+        nxt = r0 + 1
+        if nxt >= len(starts) or end < starts[nxt]:
+            r1 = r0  # one-line node (the common case): no second search
+        else:
+            r1 = bisect_right(starts, end, nxt) - 1
         if self.ascii:
             c0 = start - starts[r0] + 1
             c1 = end - starts[r1] + 1
@@ -265,7 +269,8 @@ class _Builder:
         return fn(node)
 
     def identifier_ref(self, node) -> ast.Expr:
-        return ast.Name(_text(node), span=self.src.span(node))
+        start, end = node.start_byte, node.end_byte
+        return ast.Name(self.src.data[start:end].decode("utf-8"), span=self.src.span_bytes(start, end))
 
     def builtin_set(self, name: str, node) -> ast.Expr:
         return ast.Name(name, span=self.src.span(node))
