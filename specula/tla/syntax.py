@@ -737,6 +737,10 @@ class _Builder:
             except _Unsupported as exc:
                 self.unsupported(exc.node)
                 continue
+            except (AttributeError, IndexError, TypeError, ValueError, KeyError):
+                # a tree shape the builder does not know: report the unit, never a traceback
+                self.error("E101", "syntax error: cannot read this definition", c)
+                continue
             if u is not None:
                 units.append(u)
         return ast.Module(_text(name_node), tuple(extends), tuple(units), tuple(ext_spans),
