@@ -577,7 +577,8 @@ class Compiler:
 
     def _call_recursive(self, op: OpVal, args: tuple, env: Env, span: Any) -> tuple:
         opargs = tuple(self.op_arg(a, env, p.arity) if p.arity else None for p, a in zip(op.params, args))
-        ck = (op.key, env.primed, tuple(o.key if o else None for o in opargs), id(op.env.scope) if op.env else 0)
+        ck = (op.key, env.primed, tuple(o.key if o else None for o in opargs), id(op.env.scope) if op.env else 0,
+              id(op.env) if op.env is not None and (op.env.locals or op.env.subst_locals) else 0)
         entry = self.rec_cache.get(ck)
         if entry is None:
             lo = self.nslots
@@ -1089,8 +1090,11 @@ class Compiler:
 
     def _funcdef_value(self, fd: A.FuncDef, denv: Env, d: Any, env: Env) -> tuple:
         """A (possibly recursive) function definition ``f[x \\in S] == body`` as a value."""
+        # only top-level definitions are shared between call sites: a LET-defined function
+        # captures the bindings (slots) of its enclosing context
+        cacheable = not denv.locals and not denv.subst_locals
         ck = ("func", id(fd), env.primed, id(denv.scope))
-        hit = self.def_cache.get(ck)
+        hit = self.def_cache.get(ck) if cacheable else None
         if hit is not None:
             return hit
         kself = self.new_slot()
@@ -1150,7 +1154,8 @@ class Compiler:
         res = self.fold(build, frozenset(deps), fd)
         if res[1] and not (res[1] - {IMPURE}):
             res = (res[0], frozenset(deps) | {STATE})
-        self.def_cache[ck] = res
+        if cacheable:
+            self.def_cache[ck] = res
         return res
 
     # ------------------------------------------------------------------ functions, records

@@ -17,6 +17,10 @@ I == INSTANCE Helper
 RECURSIVE RLet(_)
 RLet(n) == LET b == n * 10 IN IF n = 0 THEN 0 ELSE RLet(n - 1) + b
 fLet[n \in 0..5] == LET b == n * 10 IN IF n = 0 THEN 0 ELSE fLet[n - 1] + b
+Capt(v) == LET g[i \in 0..2] == IF i = 0 THEN v ELSE g[i - 1] + 1 IN g[2]
+CaptR(v) == LET RECURSIVE R(_)
+                R(i) == IF i = 0 THEN v ELSE R(i - 1) + 1
+            IN R(2)
 RECURSIVE RBound(_)
 RBound(n) == IF n = 0 THEN 0 ELSE CHOOSE v \in {x + RBound(n - 1) + x : x \in {n}} : TRUE
 ====
