@@ -121,6 +121,13 @@ class Spec:
     warnings: list[Diagnostic] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=128)
+def _parse_cached(text: str, file: str) -> tuple[ast.Module, ...]:
+    """Parsed modules of a file's text (ASTs are immutable, so repeated loads of an unchanged
+    spec — the agent and the phases load the same text many times — skip the parser)."""
+    return tuple(parse_modules(text, file))
+
+
 @functools.lru_cache(maxsize=64)
 def _parse_stdlib(name: str) -> tuple[ast.Module, str, str]:
     path = STDLIB_DIR / f"{name}.tla"
@@ -170,7 +177,7 @@ class _Loader:
                     self.error("E201", f"cannot read module {name}: {exc}", span)
                     return None
                 try:
-                    modules = parse_modules(text, str(path))
+                    modules = _parse_cached(text, str(path))
                 except SpecError as exc:
                     self.diags.extend(exc.diagnostics())
                     self.sources[str(path)] = text
@@ -434,7 +441,7 @@ def load(path: str | Path, search_path: Iterable[str | Path] = ()) -> Spec:
 def load_text(text: str, file: str = "<spec>", search_path: Iterable[str | Path] = (),
               root_dir: str | Path | None = None) -> Spec:
     """Like ``load`` for spec text already in memory (modules are searched in ``root_dir``)."""
-    modules = parse_modules(text, file)
+    modules = _parse_cached(text, file)
     module = modules[0]
     loader = _Loader(Path(root_dir) if root_dir is not None else Path(file).resolve().parent, search_path)
     for extra in modules[1:]:  # further modules in the same file, available by name
