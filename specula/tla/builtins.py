@@ -535,8 +535,8 @@ def operator_table(c: "Compiler") -> dict[str, Callable]:
             return a | b
         if not (is_set(a) and is_set(b)):
             raise TypeError
-        if _finite(a) and _finite(b):
-            return to_frozenset(a) | to_frozenset(b)
+        if a.__class__ is frozenset and b.__class__ is frozenset:
+            return a | b
         return UnionSet(a, b, "cup")
 
     def cap(a: Any, b: Any) -> Any:
@@ -555,8 +555,8 @@ def operator_table(c: "Compiler") -> dict[str, Callable]:
             return a - b
         if not (is_set(a) and is_set(b)):
             raise TypeError
-        if _finite(a):
-            return frozenset(x for x in enumerate_set(a) if x not in b)
+        if a.__class__ is frozenset:
+            return frozenset(x for x in a if x not in b)
         return UnionSet(a, b, "minus")
 
     def subseteq(a: Any, b: Any) -> bool:

@@ -665,8 +665,8 @@ def _slow_set_ops() -> dict[str, Callable]:
     def cup(a: Any, b: Any) -> Any:
         if not (is_set(a) and is_set(b)):
             raise ValueFault(f"\\cup applied to {format_value(a)} and {format_value(b)}")
-        if fin(a) and fin(b):
-            return to_frozenset(a) | to_frozenset(b)
+        if a.__class__ is frozenset and b.__class__ is frozenset:
+            return a | b
         return UnionSet(a, b, "cup")
 
     def cap(a: Any, b: Any) -> Any:
@@ -681,8 +681,8 @@ def _slow_set_ops() -> dict[str, Callable]:
     def minus(a: Any, b: Any) -> Any:
         if not (is_set(a) and is_set(b)):
             raise ValueFault(f"\\ applied to {format_value(a)} and {format_value(b)}")
-        if fin(a):
-            return frozenset(x for x in enumerate_set(a) if x not in b)
+        if a.__class__ is frozenset:
+            return frozenset(x for x in a if x not in b)
         return UnionSet(a, b, "minus")
 
     return {"\\cup": cup, "\\cap": cap, "\\": minus}
