@@ -359,6 +359,19 @@ def load_cfg(path: str | Path) -> ModelConfig:
     return parse_cfg(text, str(p))
 
 
+def _level(d: object) -> int:
+    """SANY level of a definition's body (0 constant .. 3 temporal); 0 when it cannot be told."""
+    body = getattr(getattr(d, "node", None), "body", None)
+    if body is None:
+        return 0
+    try:
+        from specula.tla.semantic.levels import expression_level
+
+        return expression_level(body, getattr(d, "scope", None))
+    except Exception:  # the level pass reports its own errors elsewhere; never block on it here
+        return 0
+
+
 def check_cfg_names(cfg: ModelConfig, spec: object) -> None:
     """Raise ConfigError (cfg line, field) where the .cfg does not fit the spec, as TLC does
     before checking: no INIT/NEXT (nor SPECIFICATION) for a spec with variables, a name the
@@ -370,9 +383,22 @@ def check_cfg_names(cfg: ModelConfig, spec: object) -> None:
     where = getattr(spec, "path", None) or "the spec"
     file = cfg.file
 
+    keyword = {"invariants": "INVARIANT", "properties": "PROPERTY", "constraints": "CONSTRAINT",
+               "action_constraints": "ACTION_CONSTRAINT"}
+
     def need(name: str, fld: str, line_key: str) -> None:
-        if name not in names:
-            raise ConfigError(f"{name!r} is not defined in {where}", file, cfg.lines.get(line_key), field=fld)
+        d = names.get(name)
+        line = cfg.lines.get(line_key)
+        if d is None:
+            raise ConfigError(f"{name!r} is not defined in {where}", file, line, field=fld)
+        kw = keyword.get(fld, fld.upper())
+        if fld in keyword or fld in _SINGLE or fld == "next":
+            if getattr(d, "arity", 0):
+                raise ConfigError(f"{kw} {name} takes arguments; name an operator without parameters", file, line,
+                                  field=fld)
+        if fld in ("invariants", "constraints") and _level(d) > 1:
+            raise ConfigError(f"{kw} {name} is not a state predicate (it has primes or temporal operators)",
+                              file, line, field=fld)
 
     if getattr(spec, "variables", ()) and not cfg.specification:
         if not cfg.init:

@@ -146,6 +146,38 @@ def test_bad_cfg_names_line_and_field(capsys, spin, text, line, words):
         assert w in m["msg"], err
 
 
+LEVELS = """---- MODULE Lv ----
+EXTENDS Naturals
+VARIABLE x
+Init == x = 0
+InitP(a) == x = a
+Next == x' = (x + 1) % 3
+ActInv == x' = x
+Live == <>(x = 2)
+====
+"""
+
+
+@pytest.mark.parametrize(
+    "cfg, line, words",
+    [
+        ("INIT InitP\nNEXT Next\n", 1, ["INIT InitP takes arguments"]),
+        ("INIT Init\nNEXT Next\nINVARIANT ActInv\n", 3, ["ActInv is not a state predicate"]),
+        ("INIT Init\nNEXT Next\nINVARIANT Live\n", 3, ["Live is not a state predicate"]),
+    ],
+)
+def test_cfg_names_of_the_wrong_kind(capsys, tmp_path, cfg, line, words):
+    """TLC rejects these before checking; specula says where, instead of failing mid-search."""
+    spec = write(tmp_path / "Lv.tla", LEVELS)
+    c = write(tmp_path / "Lv.cfg", cfg)
+    rc, _, err = run(capsys, "check", spec, "-c", c)
+    assert rc == 2
+    m = error_line(err)
+    assert m["loc"] == f"{c}:{line}"
+    for w in words:
+        assert w in m["msg"]
+
+
 def test_cfg_without_init_next_or_constant_value(capsys, spin):
     no_init = write(spin.parent / "noinit.cfg", 'CONSTANT Threads = {"t1"}\n')
     rc, _, err = run(capsys, "check", spin, "-c", no_init)
