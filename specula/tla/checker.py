@@ -444,7 +444,11 @@ def check(
             if pr.status == "pending":
                 pr.status = "ok"
     for pr in result.properties:
-        if pr.status in ("pending", "pending-live"):
+        if pr.status == "pending-live":  # the safety search did not complete: no liveness verdict
+            pr.status = "not checked"
+            why = result.stopped or result.verdict
+            pr.detail = f"liveness not checked: the state search stopped ({why}) before the graph was complete"
+        elif pr.status == "pending":
             pr.status = "not checked"
             pr.detail = pr.detail or "search did not complete"
     result.distinct = search.distinct

@@ -471,6 +471,27 @@ def _sccs(nodes: list[int], allowed: Callable[[int], bool], out: list[list[int]]
     return result
 
 
+class _LazyMask:
+    """A state predicate (or its negation) evaluated on demand, memoised per state."""
+
+    __slots__ = ("ck", "fn", "negate", "memo", "count")
+
+    def __init__(self, ck: "_Checker", fn: Callable[[State], bool], negate: bool) -> None:
+        self.ck, self.fn, self.negate = ck, fn, negate
+        self.memo = bytearray(len(ck.g.states))
+        self.count = 0
+
+    def __getitem__(self, i: int) -> bool:
+        v = self.memo[i]
+        if v == 0:
+            self.count += 1
+            if not self.count & 255:
+                self.ck.tick()
+            v = 2 if bool(self.fn(self.ck.g.states[i])) != self.negate else 1
+            self.memo[i] = v
+        return v == 2
+
+
 class _Checker:
     def __init__(self, g: Graph, fairness: list[Fair], deadline: float | None) -> None:
         self.g = g
@@ -680,16 +701,16 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
                 nodes = [v for v in everything if notp[v]]
                 found = ck.fair_scc(nodes, notp, always, None)
             elif ob.kind == "EA":  # <>[]P: fair cycle visiting ~P
-                notp = ck.node_mask(ob.p, negate=True)  # type: ignore[arg-type]
+                notp = _LazyMask(ck, ob.p, True)  # type: ignore[assignment]
                 found = ck.fair_scc(everything, None, always, notp)
             elif ob.kind == "E":  # <>P: ~P from an initial state on, into a fair cycle
-                notp = ck.node_mask(ob.p, negate=True)  # type: ignore[arg-type]
+                notp = _LazyMask(ck, ob.p, True)  # type: ignore[assignment]
                 reach = _reach([i for i in g.inits if notp[i]], ck, lambda v: bool(notp[v]))
                 found = ck.fair_scc(sorted(reach), notp, always, None)
                 start, region = [i for i in g.inits if notp[i]], (lambda v, r=reach: v in r)
             elif ob.kind == "LT":  # P ~> Q: from P /\ ~Q through ~Q into a fair cycle
-                notq = ck.node_mask(ob.q, negate=True)  # type: ignore[arg-type]
                 pm = ck.node_mask(ob.p)  # type: ignore[arg-type]
+                notq = _LazyMask(ck, ob.q, True)  # only where P holds and along ~Q paths
                 triggers = [v for v in everything if pm[v] and notq[v]]
                 reach = _reach(triggers, ck, lambda v: bool(notq[v]))
                 found = ck.fair_scc(sorted(reach), notq, always, None)
