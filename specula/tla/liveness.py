@@ -151,9 +151,10 @@ def has_temporal(comp: Any, node: Any, env: Any, _seen: set | None = None, _dept
     return False
 
 
-def liveness_plan(model: Any, cfg: Any, names: Iterable[str]) -> tuple[list[Obligation], list[Fair], dict[str, str]]:
+def liveness_plan(model: Any, cfg: Any, names: Iterable[str], general_only: bool = False) -> tuple[list[Obligation], list[Fair], dict[str, str]]:
     """Obligations for the temporal parts of the named properties, the spec's fairness, and for
-    each property that cannot be handled the reason (it stays "not checked")."""
+    each property that cannot be handled the reason (it stays "not checked"). ``general_only``
+    sends every property through the tableau (used to test the direct patterns against it)."""
     from specula.tla import ast as A
     from specula.tla.compile import PRIME
 
@@ -330,7 +331,7 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str]) -> tuple[list[Obli
 
     extras: list = []
     fairness = spec_fairness(model, cfg, extras)
-    if extras:
+    if extras or general_only:
         # other temporal assumptions of the SPECIFICATION: every property is checked by the
         # tableau of (assumptions /\ ~property)
         obligations = []

@@ -122,9 +122,34 @@ class Translator:
         return ("lit", aid, positive)
 
     def enabled_atom(self, angle: Any, env: Any) -> tuple:
+        """ENABLED <<A>>_v: A run as an action from the state, a successor with v' # v."""
         from specula.tla import ast as A
+        from specula.tla.liveness_product import make_fair
+        from specula.tla.values import tla_eq
 
-        return self.atom(A.OpApp("ENABLED", (angle,)), env)
+        key = ("enabled", id(angle.action), id(angle.sub), id(env))
+        aid = self._atom_ids.get(key)
+        if aid is None:
+            f = make_fair(_FairBox, self.comp, "WF", angle.action, angle.sub, env, "ENABLED")
+            if f.succ is not None and f.sub is not None:
+                def en(s: Any, f: Any = f) -> bool:
+                    if f.succ is not None:
+                        try:
+                            v0 = f.sub(s)
+                            return any(not tla_eq(f.sub(t), v0) for t in f.succ(s))
+                        except Exception:
+                            f.succ = None
+                    return fallback(s)
+            else:
+                en = None  # type: ignore[assignment]
+            node = A.OpApp("ENABLED", (A.And((angle.action, A.OpApp("~", (A.OpApp("UNCHANGED", (angle.sub,)),))),),))
+            fn, _ = self.comp.expr(node, env)
+            frame = self.frame
+            fallback = lambda s, fn=fn: fn(s, None, frame) is True  # noqa: E731
+            aid = len(self.atoms)
+            self._atom_ids[key] = aid
+            self.atoms.append(Atom("state", en or fallback, "ENABLED"))
+        return ("lit", aid, True)
 
     # ---------------------------------------------------------------- unfolding
     def unfold(self, node: Any, env: Any) -> tuple[Any, Any] | None:
@@ -276,6 +301,15 @@ class Translator:
             g = self.translate(node.body, e, depth)
             f = _and(f, g) if node.kind == "A" else _or(f, g)
         return f
+
+
+@dataclass
+class _FairBox:
+    kind: str
+    text: str
+    step: Callable
+    succ: Callable | None = None
+    sub: Callable | None = None
 
 
 _BUILTINS = frozenset({"[]", "<>", "~>", "-+->", "/\\", "\\/", "~", "=>", "<=>", "ENABLED"})

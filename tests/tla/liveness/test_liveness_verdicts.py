@@ -125,3 +125,17 @@ def test_differential_against_tlc(name: str, tlc_jar: Path) -> None:
         if tlc["verdict"] == "error":
             continue
         assert got[prop] == TLC_WRONG.get((name, prop), tlc["verdict"]), prop
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_tableau_agrees_with_direct_patterns(name: str, monkeypatch) -> None:
+    """Every property checked through the general tableau product gives the same verdict as the
+    direct graph patterns ([]<>P, <>P, ~>, ...)."""
+    from functools import partial
+
+    from specula.tla import liveness
+
+    _, direct = _check(name)
+    monkeypatch.setattr(liveness, "liveness_plan", partial(liveness.liveness_plan, general_only=True))
+    _, general = _check(name)
+    assert [(p.name, p.status) for p in general.properties] == [(p.name, p.status) for p in direct.properties]
