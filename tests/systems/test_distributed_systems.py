@@ -192,6 +192,7 @@ def test_system_unit_tests(name):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", DISTRIBUTED)
 def test_reference_scores_one_on_every_phase(name, capsys):
     t = task(name)

@@ -166,16 +166,13 @@ Next ==
         \/ \E m \in msgs : HandleNotification(i, m)
         \/ BecomeLeader(i)
 
-\* Every peer keeps taking its steps and no notification stays in flight forever (the
-\* network reorders but delivers). Epochs in the model stay within 0..N.
-Notifications ==
-    [from : Server, to : Server, state : PeerStates, leader : Server, zxid : 0..MaxZxid,
-     epoch : 0..N]
+\* Every peer keeps taking its steps and every link keeps delivering (the network reorders,
+\* but a link with notifications in flight eventually delivers one of them).
 Fairness ==
     \A i \in Server :
         /\ WF_vars(Notification(i))
         /\ WF_vars(BecomeLeader(i))
-        /\ \A m \in Notifications : WF_vars(HandleNotification(i, m))
+        /\ \A j \in Server : WF_vars(\E m \in msgs : m.from = j /\ HandleNotification(i, m))
 
 Spec == Init /\ [][Next]_vars /\ Fairness
 =============================================================================
