@@ -61,6 +61,7 @@ class Fair:
     step: Callable[[State, State], bool]  # <<A>>_v on a pair of states
     succ: Callable[[State], list] | None = None  # successors of A (None: evaluate step per edge)
     sub: Callable[[State], Any] | None = None  # v
+    labels: frozenset | None = None  # model actions whose edges are exactly A's steps (None: unknown)
 
 
 @dataclass
@@ -200,7 +201,7 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str], general_only: bool
         return lambda s, fn=fn: fn(s, None, frame) is True
 
     def angle(action: Any, sub: Any, env: Any) -> Fair:
-        return make_fair(Fair, comp, "step", action, sub, env, "<<A>>_v")
+        return make_fair(Fair, comp, "step", action, sub, env, "<<A>>_v", model)
 
     def expand_quant(node: Any, env: Any) -> list[Any]:
         """\\A x \\in S : body -> one env per binding (constant-level domains only)."""
@@ -368,7 +369,7 @@ def spec_fairness(model: Any, cfg: Any, extras: list | None = None) -> list[Fair
                 walk(a, env, depth + 1)
             return
         if isinstance(node, A.Fairness):
-            out.append(make_fair(Fair, comp, node.kind, node.action, node.sub, env, node.kind))
+            out.append(make_fair(Fair, comp, node.kind, node.action, node.sub, env, node.kind, model))
             return
         if isinstance(node, A.BoxAction):
             return  # [][Next]_v: the graph itself
@@ -542,11 +543,6 @@ class _Checker:
             cset = set(comp)
             inner = [e for v in comp for e in self.out[v] if dst[e] in cset and edge_ok(e)]
             witnesses: list = []
-            if must is not None:
-                hit = next((v for v in comp if must[v]), None)
-                if hit is None:
-                    continue
-                witnesses.append(("node", hit))
             fair = True
             remove: set[int] = set()
             for k, f in enumerate(self.fair):
@@ -567,6 +563,11 @@ class _Checker:
                         fair = False
                         remove.update(ens)
             if fair:
+                if must is not None:  # checked after fairness: cheaper to reject unfair ones first
+                    hit = next((v for v in comp if must[v]), None)
+                    if hit is None:
+                        continue
+                    witnesses.insert(0, ("node", hit))
                 return comp, witnesses
             if remove and len(remove) < len(comp):
                 sub = [v for v in comp if v not in remove]

@@ -310,6 +310,7 @@ class _FairBox:
     step: Callable
     succ: Callable | None = None
     sub: Callable | None = None
+    labels: frozenset | None = None
 
 
 _BUILTINS = frozenset({"[]", "<>", "~>", "-+->", "/\\", "\\/", "~", "=>", "<=>", "ENABLED"})

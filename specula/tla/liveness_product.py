@@ -25,7 +25,30 @@ from specula.tla.values import tla_eq
 __all__ = ["FairEval", "ProductSearch"]
 
 
-def make_fair(cls: type, comp: Any, kind: str, action: Any, sub: Any, env: Any, text: str) -> Any:
+def action_labels(model: Any, action: Any, env: Any) -> frozenset[int] | None:
+    """The model actions whose steps are exactly the steps of ``action`` (None: unknown).
+
+    ``frozenset()`` with every index when ``action`` is the next-state relation itself; the one
+    split action with that name when it has no \\E-split parameters."""
+    from specula.tla import ast as A
+
+    if model is None or not isinstance(action, (A.Name, A.OpApp)) or getattr(action, "args", ()) \
+            or getattr(action, "prefix", ()) or action.name in env.locals:
+        return None
+    if getattr(env, "scope", None) is not getattr(getattr(model, "env", None), "scope", object()):
+        return None  # an instance's action (refinement): not the model's
+    nxt = getattr(model, "next_name", None)
+    actions = getattr(model, "actions", None) or []
+    if isinstance(nxt, (A.Name, A.OpApp)) and not getattr(nxt, "args", ()) and nxt.name == action.name:
+        return frozenset(range(len(actions)))
+    same = [a for a in actions if a.name == action.name]
+    if len(same) == 1 and not same[0].params and not same[0].binders:
+        return frozenset({same[0].index})
+    return None
+
+
+def make_fair(cls: type, comp: Any, kind: str, action: Any, sub: Any, env: Any, text: str,
+              model: Any = None) -> Any:
     """A fairness condition ``kind_sub(action)`` as ``cls(kind, text, step, succ, sub)``: ``step``
     evaluates ``<<A>>_v`` on a pair of states; ``succ`` enumerates the successors of A from a
     state (like the next-state relation, exact ENABLED, one run per state instead of one
@@ -59,7 +82,12 @@ def make_fair(cls: type, comp: Any, kind: str, action: Any, sub: Any, env: Any, 
     except Exception:
         succ = None
     sub_fn = None if vfn is None else (lambda s, vfn=vfn: vfn(s, None, frame))
-    return cls(kind, text, step, succ, sub_fn)
+    f = cls(kind, text, step, succ, sub_fn)
+    try:
+        f.labels = action_labels(model, action, env)
+    except Exception:
+        f.labels = None
+    return f
 
 
 class FairEval:
@@ -74,10 +102,36 @@ class FairEval:
         self._en = [bytearray(n) for _ in fairness]
         self.deadline = deadline
         self.fills = 0
+        cfg = getattr(getattr(g, "model", None), "cfg", None)
+        # CONSTRAINTs may cut A's successors out of the graph: ENABLED then needs A itself
+        self.cut = cfg is None or bool(getattr(cfg, "constraints", None) or getattr(cfg, "action_constraints", None))
+        self.by_label = getattr(g, "key", None) is None
 
     def _fill(self, k: int, s: int) -> bool:
-        """Run A_k from state s once: mark its out-edges and whether <<A_k>>_v is enabled."""
+        """Mark the out-edges of s that are <<A_k>>_v steps and whether <<A_k>>_v is enabled:
+        from the edges' action labels when A_k is Next or one unparameterised split action,
+        else by running A_k once from s."""
         f = self.fair[k]
+        labels = getattr(f, "labels", None)
+        if labels is not None and self.by_label and f.sub is not None:
+            g = self.g
+            states, dst, act = g.states, g.dst, g.act
+            good: set[int] = set()
+            v0: Any = None
+            out = self.out[s]
+            for e in out:
+                t = dst[e]
+                if t != s and act[e] in labels and t not in good:
+                    if v0 is None:
+                        v0 = f.sub(states[s])
+                    if not tla_eq(f.sub(states[t]), v0):
+                        good.add(t)
+            if good or not self.cut:
+                m = self._step[k]
+                for e in out:
+                    m[e] = 2 if dst[e] in good else 1
+                self._en[k][s] = 2 if good else 1
+                return True
         succ, sub = f.succ, f.sub
         if succ is None or sub is None:
             return False
