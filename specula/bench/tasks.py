@@ -122,24 +122,27 @@ class Task:
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
-    import yaml
+    from specula.yamlfile import load_yaml_file
 
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read task file: {exc.strerror}", str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"task file is not UTF-8 text (byte {exc.start})", str(path)) from None
-    except yaml.YAMLError as exc:
-        raise ConfigError.from_yaml(exc, str(path)) from None
+    data = load_yaml_file(path, "task file")
     if not isinstance(data, dict):
         raise ConfigError("task file must be a mapping", str(path))
     return data
 
 
-def _source_files(data: dict[str, Any]) -> list[str]:
+def _list_field(data: dict[str, Any], key: str, path: Path | None = None) -> list[Any]:
+    """``data[key]`` as a list (missing = empty); anything else is the task file's error."""
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ConfigError(f"must be a list, not {type(value).__name__}", str(path) if path else None, field=key)
+    return value
+
+
+def _source_files(data: dict[str, Any], path: Path | None = None) -> list[str]:
     out = []
-    for item in data.get("source_files") or []:
+    for item in _list_field(data, "source_files", path):
         if isinstance(item, dict) and item.get("path"):
             out.append(str(item["path"]))
         elif isinstance(item, str):
@@ -149,9 +152,9 @@ def _source_files(data: dict[str, Any]) -> list[str]:
     return out
 
 
-def _target_actions(data: dict[str, Any], name: str) -> list[str]:
+def _target_actions(data: dict[str, Any], name: str, path: Path | None = None) -> list[str]:
     wv = data.get("wv") or {}
-    acts = wv.get("target_actions") if isinstance(wv, dict) else None
+    acts = _list_field(wv, "target_actions", path) if isinstance(wv, dict) else None
     if acts:
         return [str(a) for a in acts]
     return list(SYSMOBENCH_TARGET_ACTIONS.get(name, []))
@@ -187,9 +190,9 @@ def _bundled(task_dir: Path) -> Task:
         language=str(data.get("language", "")),
         description=str(data.get("description", "")).strip(),
         system_type=str(data.get("system_type", "")),
-        source_files=_source_files(data),
+        source_files=_source_files(data, task_file),
         repository=data.get("repository"),
-        target_actions=_target_actions(data, name),
+        target_actions=_target_actions(data, name, task_file),
         traces_dir=traces_dir,
         window_files=_window_files(task_dir / "windows"),
         mapping=_rel(task_dir, data.get("mapping")),
@@ -197,7 +200,7 @@ def _bundled(task_dir: Path) -> Task:
         translations=_rel(task_dir, data.get("translations")),
         reference_spec=_rel(task_dir, ref.get("spec")),
         reference_cfg=_rel(task_dir, ref.get("cfg")),
-        mutants=[m for m in (data.get("mutants") or []) if isinstance(m, dict)],
+        mutants=[m for m in _list_field(data, "mutants", task_file) if isinstance(m, dict)],
         prompts_dir=(task_dir / "prompts") if (task_dir / "prompts").is_dir() else None,
         fields=data,
     )

@@ -107,19 +107,11 @@ class InvariantResult:
 
 def load_templates(path: str | Path) -> list[InvariantTemplate]:
     """Read a SysMoBench ``invariants.yaml``; raises ConfigError naming the bad field."""
-    import yaml
-
     from specula.errors import ConfigError
+    from specula.yamlfile import load_yaml_file
 
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read invariant templates: {exc.strerror}", str(p)) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"invariant templates are not UTF-8 text (byte {exc.start})", str(p)) from None
-    except yaml.YAMLError as exc:
-        raise ConfigError.from_yaml(exc, str(p)) from None
+    data = load_yaml_file(p, "invariant templates")
     items = data.get("invariants") if isinstance(data, dict) else None
     if not isinstance(items, list):
         raise ConfigError("expected a top-level 'invariants:' list", str(p), field="invariants")

@@ -36,19 +36,11 @@ def normalize_definition(name: str, text: str) -> str:
 
 def load_translations(path: str | Path) -> dict[str, str]:
     """Read a translations YAML: ``{Name: definition}`` or ``{invariants: [{name, definition}]}``."""
-    import yaml
-
     from specula.errors import ConfigError
+    from specula.yamlfile import load_yaml_file
 
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
-    except OSError as exc:
-        raise ConfigError(f"cannot read translations: {exc.strerror}", str(p)) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"translations are not UTF-8 text (byte {exc.start})", str(p)) from None
-    except yaml.YAMLError as exc:
-        raise ConfigError.from_yaml(exc, str(p)) from None
+    data = load_yaml_file(p, "translations") or {}
     if isinstance(data, dict) and isinstance(data.get("invariants"), list):
         out = {}
         for i, item in enumerate(data["invariants"]):
