@@ -194,7 +194,7 @@ def invariants(
 ) -> InvariantResult:
     """Score phase 4: check every definition alone; untranslated templates are reported only."""
     from specula.errors import SpeculaError
-    from specula.tla import Limits, Model, check, load, load_cfg, parse_cfg
+    from specula.tla import Limits, Model, check, load, parse_cfg
 
     spec_path = Path(spec_path)
     cfg_file = Path(cfg_path) if cfg_path else spec_path.with_suffix(".cfg")
