@@ -53,8 +53,15 @@ def _violations() -> list[tuple[str, str]]:
             if v["verdict"] == "violated" and (n, p) not in TLC_WRONG]
 
 
+@pytest.mark.parametrize("general", [False, True], ids=["direct", "tableau"])
 @pytest.mark.parametrize(("name", "prop"), _violations())
-def test_counterexample_is_a_lasso_of_the_model(name: str, prop: str) -> None:
+def test_counterexample_is_a_lasso_of_the_model(name: str, prop: str, general: bool, monkeypatch) -> None:
+    if general:
+        from functools import partial
+
+        from specula.tla import liveness
+
+        monkeypatch.setattr(liveness, "liveness_plan", partial(liveness.liveness_plan, general_only=True))
     model, res = _check(name, prop)
     assert res.verdict == "liveness" and res.violated == prop
     states = [s for _, s in res.counterexample]
