@@ -110,10 +110,13 @@ class Binder:
 
     def _node_set(self) -> list[Any] | None:
         m = self.mapping
-        if m.nodes_constant:
-            val = self.eval(m.nodes_constant)
+        if m.nodes_constant:  # evaluated once, before any window: a bad one is the mapping's error
+            try:
+                val = self.eval(m.nodes_constant)
+            except BindError as exc:
+                raise m.error(str(exc), "nodes.constant") from None
             if not V.is_set(val):
-                raise BindError(f"nodes.constant {m.nodes_constant} is not a set")
+                raise m.error(f"nodes.constant {m.nodes_constant} is not a set", "nodes.constant")
             return _ordered(val)
         return self.info.nodes
 

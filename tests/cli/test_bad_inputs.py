@@ -616,3 +616,22 @@ def test_bench_eval_warns_about_folders_that_are_no_task(capsys, tmp_path, spin)
     rc, out, err = run(capsys, "bench", "eval", "--spec-dir", specs, "--entry", "x", "--results", tmp_path / "r.jsonl")
     assert rc == 0 and f"{specs / 'nosuchtask'}: warning: not a task name" in err
     assert "scored 1 spec(s)" in out
+
+
+def test_task_yaml_field_of_the_wrong_type(capsys, spin, task_copy):
+    task = task_copy / "task.yaml"
+    task.write_text(task.read_text(encoding="utf-8").replace("mutants:\n", "mutants: 3\nold_mutants:\n"), encoding="utf-8")
+    rc, _, err = run(capsys, "eval", spin, "--task", task_copy)
+    assert rc == 2
+    m = error_line(err)
+    assert m["loc"] == str(task) and m["msg"].startswith("mutants: must be a list")
+
+
+def test_mapping_nodes_constant_that_is_not_a_set(capsys, spin):
+    good = write(spin.parent / "good.ndjson", "\n".join(_trace_lines()) + "\n")
+    for value in ("'-'", "Spec"):  # an operator needing arguments; a formula, not a set of nodes
+        mp = write(spin.parent / "map.yaml", f"version: 1\nnodes:\n  constant: {value}\nvariables:\n  pc: {{per_node: true}}\n")
+        rc, _, err = run(capsys, "validate", spin, "-w", good, "-m", mp)
+        assert rc == 2, err
+        m = error_line(err)
+        assert m["loc"] == f"{mp}:3" and "nodes.constant" in m["msg"]
