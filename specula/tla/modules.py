@@ -298,6 +298,10 @@ class _Loader:
     def add_unit(self, scope: Scope, unit: ast.Unit, is_std: bool) -> None:
         mod = scope.module.name
         if isinstance(unit, ast.OpDef):
+            if unit.name in _BUILTIN_SYMBOLS:
+                self.error("E203", f"multiply defined symbol '{unit.name}': it is a built-in TLA+ operator",
+                           unit.span)
+                return
             kind = "builtin-module-op" if is_std else "op"
             self.add(scope, Definition(unit.name, kind, unit, scope, mod, unit.local), unit.span)
         elif isinstance(unit, ast.FuncDef):
@@ -367,6 +371,15 @@ class _Loader:
         module = self.modules.get(unit.module) or self.nested[unit.module][0]
         inst = self.build(module, sigma, {}) if sigma else target
         return InstanceRef(unit.name or "", unit.params, inst, unit, scope)
+
+
+def _builtin_symbols() -> frozenset[str]:
+    from specula.tla.semantic.builtins import BUILTIN_OPS
+
+    return frozenset(BUILTIN_OPS) | {"'"}
+
+
+_BUILTIN_SYMBOLS = _builtin_symbols()
 
 
 def _declared(scope: Scope) -> dict[str, Definition]:

@@ -104,7 +104,13 @@ class _Levels:
                 # SANY: a constant module (no VARIABLE) may take expressions of any level for
                 # its constants; otherwise constants need constant-level expressions
                 has_vars = target is not None and any(d.kind == "variable" for d in target.names.values())
-                for sub in unit.substitutions:
+                explicit = {sub.name: sub for sub in unit.substitutions}
+                subs = list(unit.substitutions)
+                if target is not None:  # implicit substitutions: the same name where INSTANCE is
+                    for n, d in target.names.items():
+                        if d.kind in ("constant", "variable") and n not in explicit and n in self.scope.names:
+                            subs.append(ast.Substitution(n, ast.Name(n, span=unit.span), span=unit.span))
+                for sub in subs:
                     lvl = self.level(sub.expr, {p.name: CONSTANT for p in unit.params})
                     d = target.names.get(sub.name) if target is not None else None
                     if d is None:
