@@ -8,7 +8,7 @@ A model whose temporal property specula reports "not checked" counts as *not dec
 left out of the rate, and counted separately).
 
     python benchmarks/perf/liveness_examples.py [--examples /work/ext/examples] [--only SUBSTR]
-        [--timeout 60] [--max-tlc-seconds 10] [--json out.json]
+        [--timeout 60] [--max-tlc-seconds 10] [--min-tlc-seconds 0] [--json out.json]
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class Row:
     note: str = ""
 
 
-def models(examples: Path, only: str | None, max_tlc: int) -> list[tuple[Path, Path, dict]]:
+def models(examples: Path, only: str | None, max_tlc: int, min_tlc: int = 0) -> list[tuple[Path, Path, dict]]:
     found = []
     for mf in sorted(examples.glob("specifications/*/manifest.json")):
         data = json.loads(mf.read_text())
@@ -66,7 +66,7 @@ def models(examples: Path, only: str | None, max_tlc: int) -> list[tuple[Path, P
                     h, m, s = (int(x) for x in md.get("runtime", "").split(":"))
                 except ValueError:
                     continue
-                if h * 3600 + m * 60 + s > max_tlc:
+                if not min_tlc <= h * 3600 + m * 60 + s <= max_tlc:
                     continue
                 if md.get("result") not in ("success", "safety failure", "liveness failure"):
                     continue
@@ -99,9 +99,9 @@ def judge(row: Row, res: dict) -> tuple[str, str]:
 
 
 def run(examples: Path, only: str | None, timeout: float, max_tlc: int, out_json: Path | None,
-        library: str) -> list[Row]:
+        library: str, min_tlc: int = 0) -> list[Row]:
     rows: list[Row] = []
-    for tla, cfg, md in models(examples, only, max_tlc):
+    for tla, cfg, md in models(examples, only, max_tlc, min_tlc):
         rel = str(cfg.relative_to(examples / "specifications"))
         row = Row(rel, md["result"], md.get("distinctStates"))
         t = time.monotonic()
@@ -143,10 +143,11 @@ def main() -> None:
     ap.add_argument("--only", default=None)
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--max-tlc-seconds", type=int, default=10)
+    ap.add_argument("--min-tlc-seconds", type=int, default=0)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--library", default="/work/ext/cmtla", help="community modules as TLA+ (TLC's -DTLA-Library)")
     a = ap.parse_args()
-    run(a.examples, a.only, a.timeout, a.max_tlc_seconds, a.json, a.library)
+    run(a.examples, a.only, a.timeout, a.max_tlc_seconds, a.json, a.library, a.min_tlc_seconds)
 
 
 if __name__ == "__main__":
