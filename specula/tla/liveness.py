@@ -35,6 +35,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from specula.errors import EvalError
 from specula.tla.liveness_product import FairEval, ProductSearch, make_fair
 
 __all__ = ["Obligation", "Fair", "Graph", "LivenessResult", "liveness_plan", "check_liveness"]
@@ -761,6 +762,10 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
         except TimeoutError:
             results[ob.prop] = LivenessResult(ob.prop, False, "", stopped=True)
             stopped_at = stopped_at if stopped_at is not None else done
+        except EvalError as exc:  # TLC stops with an error; we keep the other properties
+            where = f" at {exc.span}" if getattr(exc, "span", None) is not None else ""
+            results[ob.prop] = LivenessResult(
+                ob.prop, False, f"liveness not checked: evaluation error{where}: {exc}", stopped=True)
     for r in results.values():
         if r.violated:
             _replay(g, r)
@@ -768,7 +773,7 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
         how_far = (f"liveness check stopped at the time limit after {stopped_at} of {len(obligations)} temporal "
                    f"obligations (graph of {n} states, {len(g.src)} edges)")
         for r in results.values():
-            if r.stopped:
+            if r.stopped and not r.text:
                 r.text = how_far
     return list(results.values())
 
