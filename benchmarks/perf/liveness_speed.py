@@ -7,6 +7,7 @@ whole run with the properties and the same run without them (safety search only)
 difference is the liveness part.
 
     python benchmarks/perf/liveness_speed.py [--n 3] [--k 48] [--tlc /work/ext/tla2tools.jar]
+    python benchmarks/perf/liveness_speed.py --spec /work/ext/examples/specifications/ewd426/TokenRing.tla
 """
 
 from __future__ import annotations
@@ -38,12 +39,13 @@ def cfg(n: int, k: int, props: bool) -> str:
     return text + ("PROPERTIES Cycles Leads\n" if props else "")
 
 
-def run_specula(d: Path, name: str) -> tuple[float, str]:
+def run_specula(d: Path, name: str, spec: Path | None = None) -> tuple[float, str]:
+    spec = spec or d / "Wheels.tla"
     code = (
         "import sys, time\n"
         "from specula.tla.checker import Limits, check, build_model\n"
         "t = time.monotonic()\n"
-        f"m, c = build_model({str(d / 'Wheels.tla')!r}, {str(d / name)!r})\n"
+        f"m, c = build_model({str(spec)!r}, {str(d / name)!r}, search_path=('/work/ext/cmtla',))\n"
         "r = check(m, Limits(max_seconds=1800), cfg=c)\n"
         "print(r.verdict, r.distinct, [(p.name, p.status) for p in r.properties], round(time.monotonic() - t, 2))\n"
     )
@@ -52,14 +54,33 @@ def run_specula(d: Path, name: str) -> tuple[float, str]:
     return time.monotonic() - t, (p.stdout.strip() or p.stderr[-400:])
 
 
-def run_tlc(jar: str, d: Path, name: str) -> tuple[float, str]:
+def run_tlc(jar: str, d: Path, name: str, spec: Path | None = None) -> tuple[float, str]:
+    spec = spec or d / "Wheels.tla"
     t = time.monotonic()
     p = subprocess.run(
-        ["java", "-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "1", "-metadir", str(d / "meta"),
-         "-config", name, "Wheels.tla"], cwd=d, capture_output=True, text=True,
+        ["java", "-XX:+UseParallelGC", "-DTLA-Library=/work/ext/cmtla", "-cp", jar, "tlc2.TLC", "-workers", "1",
+         "-metadir", str(d / "meta"), "-config", str(d / name), spec.name], cwd=spec.parent, capture_output=True, text=True,
     )
     lines = [ln for ln in p.stdout.splitlines() if "distinct states found" in ln or "violated" in ln or "No error" in ln]
     return time.monotonic() - t, " | ".join(lines)
+
+
+def _drop_properties(text: str) -> str:
+    """The cfg without its PROPERTY/PROPERTIES entries."""
+    import re
+
+    out, skipping = [], False
+    for line in text.splitlines():
+        words = re.sub(r"\\\*.*", "", line).split()
+        if words and words[0] in ("PROPERTY", "PROPERTIES"):
+            skipping = True
+            continue
+        if skipping and words and (words[0].isupper() and len(words[0]) > 1):
+            skipping = False
+        if skipping:
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
 
 
 def main() -> None:
@@ -67,19 +88,28 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=3)
     ap.add_argument("--k", type=int, default=48)
     ap.add_argument("--tlc", default=os.environ.get("SPECULA_TLA2TOOLS", "/work/ext/tla2tools.jar"))
+    ap.add_argument("--spec", type=Path, default=None, help="another model: SPEC.tla with --cfg (its PROPERTY lines are dropped for the safety-only run)")
+    ap.add_argument("--cfg", type=Path, default=None)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        (d / "Wheels.tla").write_text(SPEC)
-        (d / "Live.cfg").write_text(cfg(a.n, a.k, True))
-        (d / "Safe.cfg").write_text(cfg(a.n, a.k, False))
-        print(f"Wheels N={a.n} K={a.k}: {a.k ** a.n} states, {a.n * a.k ** a.n} edges")
+        spec = a.spec.resolve() if a.spec else None
+        if spec is not None:
+            text = (a.cfg or spec.with_suffix(".cfg")).read_text()
+            (d / "Live.cfg").write_text(text)
+            (d / "Safe.cfg").write_text(_drop_properties(text))
+            print(f"{spec.name} with {(a.cfg or spec.with_suffix('.cfg')).name}")
+        else:
+            (d / "Wheels.tla").write_text(SPEC)
+            (d / "Live.cfg").write_text(cfg(a.n, a.k, True))
+            (d / "Safe.cfg").write_text(cfg(a.n, a.k, False))
+            print(f"Wheels N={a.n} K={a.k}: {a.k ** a.n} states, {a.n * a.k ** a.n} edges")
         rows = {}
         for tool in ("specula", "tlc"):
             if tool == "tlc" and not Path(a.tlc).is_file():
                 continue
             for name in ("Safe.cfg", "Live.cfg"):
-                secs, out = run_specula(d, name) if tool == "specula" else run_tlc(a.tlc, d, name)
+                secs, out = run_specula(d, name, spec) if tool == "specula" else run_tlc(a.tlc, d, name, spec)
                 rows[(tool, name)] = secs
                 print(f"{tool:8} {name:9} {secs:7.1f}s  {out[:160]}", flush=True)
         if ("tlc", "Live.cfg") in rows:
