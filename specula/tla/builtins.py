@@ -572,7 +572,8 @@ def operator_table(c: "Compiler") -> dict[str, Callable]:
 
     def union(S: Any) -> Any:
         parts = list(enumerate_set(S))
-        if any(isinstance(x, LazySet) and not x.finite for x in parts):
+        if any(isinstance(x, LazySet) and (not x.finite or len(x) > 10_000) for x in parts):
+            # keep big or infinite unions lazy (membership tests each part)
             acc = parts[0]
             for x in parts[1:]:
                 acc = UnionSet(acc, x, "cup")

@@ -356,6 +356,14 @@ class Generator:
                 benv = op.env
                 if benv is None:
                     return None
+                if not benv.locals:
+                    # a top-level definition: constant ones are compiled and folded once (cached)
+                    try:
+                        cfn, cdeps = self.c.apply_op(op, (), env, getattr(node, "span", None))
+                    except EvalError:
+                        cfn, cdeps = None, frozenset({"S"})
+                    if not cdeps:
+                        return self.const(cfn(None, None, self.c.frame)), set(), 1
                 if env.primed and not benv.primed:
                     benv = benv.with_(primed=True)
                 if env.init and not benv.init:
@@ -403,16 +411,17 @@ class Generator:
             return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
         if op.recursive or op.body is None or len(args) != len(op.params):
             return None
+        # inline only when every argument is trivially cheap (re-evaluated by name at each use);
+        # otherwise the closure compiler binds the arguments once (call-by-need). Deciding on the
+        # syntax, before compiling anything, keeps every argument compiled (and folded) once.
         binds = {}
         for p, a in zip(op.params, args):
-            ab = self.c._arg_binding(p, a, env)
-            if ab[0] == "lazy":
-                # an argument that is not trivially cheap: inline it by name when small
-                if _small(a):
-                    ab = ("expr", a, env)
-                else:
-                    return None
-            binds[p.name] = ab
+            if p.arity > 0:
+                binds[p.name] = ("op", self.c.op_arg(a, env, p.arity))
+            elif _small(a):
+                binds[p.name] = ("expr", a, env)
+            else:
+                return None
         benv = (op.env or env.with_(locals={})).bind(binds)
         if env.primed and not benv.primed:
             benv = benv.with_(primed=True)
