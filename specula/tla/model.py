@@ -307,6 +307,10 @@ class Model:
         fn, _ = self.compiler.expr(node, self.env)
         e = self.compiler.frame
         label = name_or_expr
+        span = getattr(node, "span", None)
+        if not getattr(span, "line", 0):  # a bare name from the .cfg: point at its definition
+            d = self.root.names.get(name_or_expr.strip())
+            span = getattr(getattr(d, "node", None), "span", None) or span
 
         def pred(state: State) -> Any:
             try:
@@ -316,7 +320,7 @@ class Model:
                     exc.state = state
                 raise
             if boolean and v is not True and v is not False:
-                raise EvalError(f"{label} is not a boolean (it is {format_value(v)})", getattr(node, "span", None), state)
+                raise EvalError(f"{label} is not a boolean (it is {format_value(v)})", span, state)
             return v
 
         return pred

@@ -234,6 +234,7 @@ def test_non_boolean_invariant_has_no_fake_location(capsys, tmp_path):
     write(tmp_path / "NB.cfg", "INIT Init\nNEXT Next\nINVARIANT Inv\n")
     rc, out, _ = run(capsys, "check", spec)
     assert rc == 1 and "Inv is not a boolean" in out and "<builtin>" not in out
+    assert f"at {spec}:5:1" in out  # its definition
 
 
 def test_eval_error_diagnostic_carries_span_and_state():
