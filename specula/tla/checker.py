@@ -93,6 +93,7 @@ class Progress:
     depth: int
     queue: int
     elapsed: float
+    note: str = ""  # set while temporal properties are checked after the search
 
     @property
     def states_per_sec(self) -> float:
@@ -481,7 +482,12 @@ def _liveness(
     from specula.tla.liveness import check_liveness
 
     try:
-        outcomes = check_liveness(search.graph(), obligations, fairness, left)
+        report = None
+        if search.on_progress is not None:
+            def report(note: str) -> None:
+                search.on_progress(Progress(search.distinct, search.generated, search.depth, 0,
+                                            time.monotonic() - t0, note))
+        outcomes = check_liveness(search.graph(), obligations, fairness, left, report)
     except KeyboardInterrupt:
         for pr in result.properties:
             if pr.status == "pending-live":

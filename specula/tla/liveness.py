@@ -672,9 +672,15 @@ class _Checker:
         return None
 
 
-def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair], max_seconds: float | None = None) -> list[LivenessResult]:
-    """Check every obligation on the graph; one result per property (first violation wins)."""
+def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair], max_seconds: float | None = None,
+                   progress: Callable[[str], None] | None = None, progress_every: float = 5.0) -> list[LivenessResult]:
+    """Check every obligation on the graph; one result per property (first violation wins).
+    ``progress`` gets a line at the start and then every ``progress_every`` seconds."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    if progress is not None:
+        progress(f"{len(obligations)} temporal obligations on the complete graph of {len(g.states)} states "
+                 f"and {len(g.src)} edges, {len(fairness)} fairness conditions")
+    next_note = time.monotonic() + progress_every
     results: dict[str, LivenessResult] = {}
     ck = _Checker(g, fairness, deadline)
     n = len(g.states)
@@ -684,6 +690,9 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
     fair_eval: FairEval | None = None
     stopped_at: int | None = None
     for done, ob in enumerate(obligations):
+        if progress is not None and time.monotonic() >= next_note:
+            progress(f"{done} of {len(obligations)} temporal obligations checked")
+            next_note = time.monotonic() + progress_every
         if ob.prop in results and results[ob.prop].violated:
             continue
         try:

@@ -66,6 +66,8 @@ def _n(x: int) -> str:
 
 
 def format_progress(p: Progress) -> str:
+    if getattr(p, "note", ""):
+        return f"Checking temporal properties at {p.elapsed:.0f}s: {p.note}"
     rate = p.generated / p.elapsed * 60 if p.elapsed > 0 else 0.0
     return (
         f"Progress({p.depth}) at {p.elapsed:.0f}s: {_n(p.generated)} states generated "
