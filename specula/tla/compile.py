@@ -275,7 +275,10 @@ class Compiler:
                     td = self.root.names.get(self.module_subst[mk])
                     if td is not None and td is not d:
                         return self._definition(td, Env(scope=self.root), span)
-            if kind in ("op", "func", "builtin-module-op", "constant"):
+            # overrides of definitions apply to the definition the root module sees (its own and
+            # EXTENDed ones), not to same-named definitions of instantiated modules
+            visible = kind == "constant" or self.root.names.get(name) is d
+            if visible and kind in ("op", "func", "builtin-module-op", "constant"):
                 if kind != "constant" and name in self.constants and not getattr(d.node, "params", ()):
                     return ("const", self.constants[name])
                 target = self.cfg_subst.get(name)
