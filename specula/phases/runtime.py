@@ -128,14 +128,9 @@ class RuntimeResult:
 
 def build_model(spec_path: str | Path, cfg_path: str | Path | None, search_path: Sequence[str | Path] = ()):
     """Load spec + cfg and build the engine's Model (raises SpecError / ConfigError / EvalError)."""
-    from specula.tla import Model, load, load_cfg
-    from specula.tla.cfg import check_cfg_names
+    from specula.tla.checker import build_model as load_model
 
-    spec = load(str(spec_path), search_path=tuple(str(p) for p in search_path))
-    cfg_file = Path(cfg_path) if cfg_path else Path(spec_path).with_suffix(".cfg")
-    cfg = load_cfg(cfg_file)
-    check_cfg_names(cfg, spec)
-    return Model(spec, cfg), cfg
+    return load_model(spec_path, cfg_path or None, search_path)
 
 
 def _action_names(model: Any) -> list[str]:

@@ -966,7 +966,11 @@ def build_model(spec_path: str | Path, cfg_path: str | Path | None = None, searc
     spec = load(str(spec_path), search_path=tuple(str(p) for p in search_path))
     cfg = load_cfg(cfg_file)
     check_cfg_names(cfg, spec)
-    return Model(spec, cfg), cfg
+    model = Model(spec, cfg)
+    if model.next_name is None and model.variables:  # as TLC, before any state is explored
+        raise ConfigError(f"SPECIFICATION {cfg.specification} has no next-state action (a [][Next]_vars conjunct)",
+                          path=str(cfg_file), line=cfg.lines.get("specification"), field="specification")
+    return model, cfg
 
 
 def check_spec(

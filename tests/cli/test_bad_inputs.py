@@ -164,6 +164,7 @@ Live == <>(x = 2)
         ("INIT InitP\nNEXT Next\n", 1, ["INIT InitP takes arguments"]),
         ("INIT Init\nNEXT Next\nINVARIANT ActInv\n", 3, ["ActInv is not a state predicate"]),
         ("INIT Init\nNEXT Next\nINVARIANT Live\n", 3, ["Live is not a state predicate"]),
+        ("SPECIFICATION Init\n", 1, ["SPECIFICATION Init has no next-state action"]),
     ],
 )
 def test_cfg_names_of_the_wrong_kind(capsys, tmp_path, cfg, line, words):
