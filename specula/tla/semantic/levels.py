@@ -99,6 +99,8 @@ class _Levels:
                 if lvl > CONSTANT:
                     self.error("E406", f"ASSUME must be constant-level, but this one is {_NAMES[lvl]}-level "
                                "(it reads variables or uses primes)", unit)
+            elif isinstance(unit, ast.Theorem) and unit.expr is not None:
+                self.level(unit.expr, {})
             elif isinstance(unit, ast.InstanceDef):
                 target = self.modules.get(unit.module)
                 # SANY: a constant module (no VARIABLE) may take expressions of any level for
@@ -193,7 +195,7 @@ class _Levels:
             finally:
                 self.prime_depth -= 1
             if inner >= ACTION:
-                self.error("E401", f"cannot prime an {_NAMES[inner]}-level expression", node)
+                self.error("E401", f"cannot prime {'an' if inner == ACTION else 'a'} {_NAMES[inner]}-level expression", node)
             return ACTION
         if t is ast.And or t is ast.Or:
             lv = [self.level(a, env) for a in node.args]
