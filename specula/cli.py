@@ -503,8 +503,9 @@ def model_cmd(
     if quick:
         from specula.phases import RuntimeSettings
 
-        opts.runtime = RuntimeSettings(check_seconds=15, runs=4, traces_per_run=20, depth=30, run_seconds=5)
-        opts.invariant_seconds = 15
+        # bounded by counts; the time limits only guard against hangs (a busy machine keeps coverage)
+        opts.runtime = RuntimeSettings(check_seconds=30, runs=4, traces_per_run=20, depth=30, run_seconds=30)
+        opts.invariant_seconds = 30
     if resume:
         opts.budget = parse_budget(budget) if budget else None
         agent = resume_run(resume, opts, model=model)

@@ -11,7 +11,21 @@ import yaml
 
 from conftest import FAKE_OPENAI_KEY
 from scripted_server import ScriptedServer
-from specula.cli import main
+from specula.agent.ledger import Budget
+from specula.agent.session import RunOptions, start_run
+from specula.agent.task import load_task
+from specula.phases import RuntimeSettings
+
+# Seeded, count-bounded settings: time limits only guard against hangs, so a loaded machine
+# does not turn into missing coverage.
+SETTINGS = RuntimeSettings(check_seconds=120, runs=4, traces_per_run=40, depth=40, run_seconds=120, seed=7)
+
+
+def run_model(system, url, runs_dir):
+    opts = RunOptions(model=f"openai/gpt-5@{url}", runs_dir=runs_dir, runtime=SETTINGS, invariant_seconds=120,
+                      budget=Budget(iterations=20), env={"OPENAI_API_KEY": FAKE_OPENAI_KEY})
+    out = start_run(load_task(str(system)), opts).run().to_dict()
+    return (0 if out["status"] == "converged" else 1), out
 
 SYSTEMS = Path(__file__).resolve().parents[2] / "benchmarks" / "systems"
 WITH_REF = sorted(p.parent for p in SYSTEMS.glob("*/task.yaml")
@@ -29,9 +43,7 @@ def test_reference_written_by_a_scripted_model_converges(system, tmp_path, monke
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
     with ScriptedServer(script, queues={"translate": [{"text": "(no translation)"}]},
                         router=lambda b: "translate" if "translate invariant templates" in json.dumps(b) else "main") as s:
-        code = main(["model", str(system), "--model", f"openai/gpt-5@{s.openai_url}",
-                     "--runs-dir", str(tmp_path), "--quick", "--json"])
-    out = json.loads(capsys.readouterr().out)
+        code, out = run_model(system, s.openai_url, tmp_path)
     assert code == 0 and out["status"] == "converged", out
     card = json.loads((Path(out["run"]) / "final" / "scorecard.json").read_text())
     assert card["overall"] == 1.0

@@ -14,7 +14,21 @@ import yaml
 from conftest import FAKE_OPENAI_KEY
 from scripted_server import ScriptedServer
 from specula.agent import specedit
-from specula.cli import main
+from specula.agent.ledger import Budget
+from specula.agent.session import RunOptions, start_run
+from specula.agent.task import load_task
+from specula.phases import RuntimeSettings
+
+# Seeded, count-bounded settings: time limits only guard against hangs, so a loaded machine
+# does not turn into missing coverage.
+SETTINGS = RuntimeSettings(check_seconds=120, runs=4, traces_per_run=40, depth=40, run_seconds=120, seed=7)
+
+
+def run_model(system, url, runs_dir):
+    opts = RunOptions(model=f"openai/gpt-5@{url}", runs_dir=runs_dir, runtime=SETTINGS, invariant_seconds=120,
+                      budget=Budget(iterations=20), env={"OPENAI_API_KEY": FAKE_OPENAI_KEY})
+    out = start_run(load_task(str(system)), opts).run().to_dict()
+    return (0 if out["status"] == "converged" else 1), out
 
 SYSTEMS = Path(__file__).resolve().parents[2] / "benchmarks" / "systems"
 
@@ -53,11 +67,9 @@ def test_textbook_mutant_is_fixed_from_the_failing_windows(system, mutant, tmp_p
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
     with ScriptedServer(script, queues={"translate": [{"text": "(none)"}]},
                         router=lambda b: "translate" if "translate invariant templates" in json.dumps(b) else "main") as s:
-        code = main(["model", str(system), "--model", f"openai/gpt-5@{s.openai_url}", "--runs-dir", str(tmp_path),
-                     "--quick", "--json"])
+        code, out = run_model(system, s.openai_url, tmp_path)
         results = [r.body["messages"][-1].get("content") for r in s.requests
                    if r.body["messages"][-1].get("role") == "tool"]
-    out = json.loads(capsys.readouterr().out)
     first_score = next(r for r in results if r.startswith("spec version 1"))
     assert code == 0 and out["status"] == "converged", (out, results[-1][:2000])
     if "conformance: skipped" in first_score:  # the mutant also breaks phase 2, which gates phase 3
