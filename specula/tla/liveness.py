@@ -1,8 +1,9 @@
 """Liveness checking over the state graph the BFS explored: fair cycles, lasso counterexamples.
 
-TLC's approach, specialised to the temporal forms specs use: each PROPERTY is split into
-obligations, and an obligation is violated exactly when the graph has a *fair* cycle of a given
-shape reachable in a given way:
+TLC's semantics: a PROPERTY is violated when some behavior of the graph (every state may stutter)
+that satisfies the SPECIFICATION's fairness violates it. Each PROPERTY is split into obligations;
+the common shapes are decided directly on the graph, an obligation being violated exactly when
+the graph has a *fair* cycle of a given shape reachable in a given way:
 
 =====================  =========================================================================
 ``[]<>P``              a fair cycle inside the ``~P`` states
@@ -14,17 +15,19 @@ shape reachable in a given way:
 ``SF_v(A)`` (property) a fair cycle without ``<<A>>_v`` steps that visits a state enabling A
 =====================  =========================================================================
 
+Every other temporal formula (boolean combinations, nesting, ...) goes through the tableau of
+its negation and a product with the graph (``liveness_ltl``, ``liveness_product``), as TLC does.
+
 Conjunctions, definitions, instances (``Abs!Spec``) and ``\\A x \\in S`` are unfolded; state
-predicates and ``[][A]_v`` parts are left to the safety search. Every state may stutter (a
-behavior of ``[][Next]_v`` can stutter forever) unless fairness forbids it.
+predicates and ``[][A]_v`` parts are left to the safety search.
 
 Fairness comes from the SPECIFICATION's conjuncts ``WF_v(A)`` / ``SF_v(A)`` (also under
-``\\A p \\in S``). A cycle (a strongly connected component of the allowed subgraph; it can be
-covered by one cycle) is fair for ``WF_v(A)`` when it has an ``<<A>>_v`` step or a state where
-``<<A>>_v`` is not enabled; for ``SF_v(A)`` when it has an ``<<A>>_v`` step or no state enabling
-it, otherwise the enabling states are removed and the rest searched again (Emerson-Lei).
-ENABLED is read off the graph: a state enables ``<<A>>_v`` when one of its explored successors
-is an ``<<A>>_v`` step (exact when A is part of the next-state relation).
+``\\A p \\in S`` and through operators with arguments); its other temporal conjuncts are assumptions
+conjoined into the tableau. A strongly connected component is fair for ``WF_v(A)`` when it has an
+``<<A>>_v`` step or a state where ``<<A>>_v`` is not enabled; for ``SF_v(A)`` when it has an
+``<<A>>_v`` step or no state enabling it, otherwise the enabling states are removed and the rest
+searched again (Emerson-Lei). Steps and ENABLED are evaluated lazily (``FairEval``): from the
+edges' action labels when A is Next or one split action, else by running A once per state.
 """
 
 from __future__ import annotations
