@@ -77,6 +77,7 @@ class Model:
                                  module_subst=dict(getattr(cfg, "module_substitutions", None) or {}))
         self.env = Env(scope=self.root)
         self._out: list = [[]]
+        self._pools: list[dict] = [dict() for _ in spec.variables]
         self.has_view = False
         self._view: Callable | None = None
         self.symmetry_perms: list = []
@@ -253,7 +254,7 @@ class Model:
         for t in res:
             if t not in seen:
                 seen.add(t)
-                uniq.append(t)
+                uniq.append(self.intern_state(t))
         return iter(uniq)
 
     def next_states(self, state: State) -> Iterator[tuple[int, State]]:
@@ -270,7 +271,9 @@ class Model:
             raise
         except RecursionError:
             raise EvalError("recursion too deep", None, state) from None
-        return iter(res)
+        pools = self._pools
+        # share equal component values between states (memory of stored states halves)
+        return iter([(i, tuple([p.setdefault(v, v) for p, v in zip(pools, t)])) for i, t in res])
 
     def step_label(self, action: int, pre: State, post: State) -> str:
         """TLC's label for a step of an error trace: ``<Name(v1, v2) line L, col C to line L2,
@@ -289,6 +292,13 @@ class Model:
         where = (f" line {span.line}, col {span.col} to line {end.end_line}, col {end.end_col - 1} of module "
                  f"{_module_of(span)}") if span is not None and getattr(span, "line", 0) else ""
         return f"<{info.name}{vals}{where}>"
+
+    def intern_state(self, state: State) -> State:
+        """The state with each component replaced by an equal value already seen in the same
+        variable (one pool per variable, so booleans and integers of different variables never
+        meet). Sharing the values of stored states halves the memory of a search."""
+        pools = self._pools
+        return tuple([p.setdefault(v, v) for p, v in zip(pools, state)])
 
     def successors(self, state: State, action: int) -> list[State]:
         res: list = []
