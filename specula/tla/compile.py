@@ -275,9 +275,11 @@ class Compiler:
                     td = self.root.names.get(self.module_subst[mk])
                     if td is not None and td is not d:
                         return self._definition(td, Env(scope=self.root), span)
-            # overrides of definitions apply to the definition the root module sees (its own and
-            # EXTENDed ones), not to same-named definitions of instantiated modules
-            visible = kind == "constant" or self.root.names.get(name) is d
+            # overrides of definitions apply to the definition the root module sees (its own,
+            # EXTENDed and INSTANCEd ones, the same definition wherever it is used), not to
+            # other same-named definitions of instantiated modules
+            rd = self.root.names.get(name)
+            visible = kind == "constant" or rd is d or (rd is not None and rd.node is d.node)
             if visible and kind in ("op", "func", "builtin-module-op", "constant"):
                 if kind != "constant" and name in self.constants and not getattr(d.node, "params", ()):
                     return ("const", self.constants[name])
