@@ -193,3 +193,23 @@ Next == \\E p \\in P : Inc(p)""",
     a = m.actions[0]
     assert a.label == "Inc" and a.tlc_label == "<Inc line 6, col 1 to line 6, col 6 of module M>"
     assert m.step_label(0, (0,), (1,)) == "<Inc(p1) line 6, col 11 to line 7, col 23 of module M>"
+
+
+def test_cfg_overrides_follow_the_root_definition(tmp_path) -> None:
+    from specula.tla import load
+
+    (tmp_path / "Inner.tla").write_text(
+        "---- MODULE Inner ----\nEXTENDS Naturals, Sequences\nCONSTANT N\nNode == 0 .. N - 1\n"
+        "InSeq == <<1>> \\in Seq({1})\n====\n"
+    )
+    (tmp_path / "Root.tla").write_text(
+        "---- MODULE Root ----\nEXTENDS Naturals\nCONSTANT Node\nN == 2\nI == INSTANCE Inner\n====\n"
+    )
+    m = Model(load(tmp_path / "Root.tla"), parse_cfg("CONSTANT Node = {a, b}\n", "Root.cfg"))
+    assert m.evaluate("Node") == frozenset({ModelValue("a"), ModelValue("b")})
+    assert m.evaluate("I!Node") == frozenset({0, 1})  # the instance's own definition is not overridden
+    (tmp_path / "Root2.tla").write_text(
+        "---- MODULE Root2 ----\nEXTENDS Naturals\nN == 2\nINSTANCE Inner\nNone(S) == {<<>>}\n====\n"
+    )
+    m2 = Model(load(tmp_path / "Root2.tla"), parse_cfg("CONSTANT Seq <- None\n", "Root2.cfg"))
+    assert m2.evaluate("InSeq") is False  # Seq is overridden inside the instantiated module too
