@@ -212,7 +212,7 @@ def _tokens(data: bytes, start: int, end: int) -> list[tuple[int, int]]:
         m = _TOKEN.search(data, pos, end)
         if m is None:
             break
-        if k < len(masked) and masked[k][0] + start < m.start():
+        if k < len(masked) and masked[k][0] + start <= m.start():
             pos = masked[k][0] + start
             continue
         out.append((m.start(), m.end()))
