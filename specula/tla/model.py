@@ -483,7 +483,7 @@ def _flatten_and(node: Any, root: Any, depth: int = 0) -> list:
     if isinstance(node, (A.Name, A.OpApp)) and not getattr(node, "args", ()) and depth < 8:
         d = root.names.get(node.name)
         body = getattr(d.node, "body", None) if d is not None and d.kind == "op" else None
-        if body is not None and not d.node.params and _is_temporal(body):
+        if body is not None and not d.node.params and _is_temporal(body, getattr(d, "scope", None) or root):
             return _flatten_and(body, getattr(d, "scope", root), depth + 1)
     return [node]
 
