@@ -18,11 +18,11 @@ from specula.phases import RuntimeSettings
 
 # Seeded, count-bounded settings: time limits only guard against hangs, so a loaded machine
 # does not turn into missing coverage.
-SETTINGS = RuntimeSettings(check_seconds=120, runs=4, traces_per_run=40, depth=40, run_seconds=120, seed=7)
+SETTINGS = RuntimeSettings(check_seconds=60, runs=4, traces_per_run=30, depth=30, run_seconds=120, seed=7)
 
 
 def run_model(system, url, runs_dir):
-    opts = RunOptions(model=f"openai/gpt-5@{url}", runs_dir=runs_dir, runtime=SETTINGS, invariant_seconds=120,
+    opts = RunOptions(model=f"openai/gpt-5@{url}", runs_dir=runs_dir, runtime=SETTINGS, invariant_seconds=60,
                       budget=Budget(iterations=20), env={"OPENAI_API_KEY": FAKE_OPENAI_KEY})
     out = start_run(load_task(str(system)), opts).run().to_dict()
     return (0 if out["status"] == "converged" else 1), out
@@ -33,6 +33,7 @@ WITH_REF = sorted(p.parent for p in SYSTEMS.glob("*/task.yaml")
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # Raft-sized specs: two full evaluations
 @pytest.mark.parametrize("system", WITH_REF, ids=[p.name for p in WITH_REF])
 def test_reference_written_by_a_scripted_model_converges(system, tmp_path, monkeypatch, capsys):
     ref = yaml.safe_load((system / "task.yaml").read_text())["reference"]
