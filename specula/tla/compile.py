@@ -1447,7 +1447,7 @@ class Compiler:
                 _, deps = self.expr(node, env)
             except CompileError:
                 deps = frozenset({PRIME})
-            if PRIME not in deps:
+            if PRIME not in deps and (node.bounds[0].tuple or not self.may_branch(node.body, env)):
                 return self._a_guard(node, env, k)
             return self._a_forall(node, env, k)
         binders, benv, _, _ = self._bounds(node.bounds, env)
@@ -1474,6 +1474,40 @@ class Compiler:
                 body(s, n, e)
 
         return ex
+
+    def constant_level(self, node: Any, env: Env) -> bool:
+        """Whether ``node`` depends on no variable: TLC evaluates constant-level definitions
+        of arity 0 once, so used as an action conjunct they are one guard (never split)."""
+        try:
+            deps = self.expr(node, env)[1]
+        except CompileError:
+            return False
+        return STATE not in deps and PRIME not in deps
+
+    def may_branch(self, node: Any, env: Env) -> bool:
+        """Whether ``node``, taken as an action, might satisfy its continuation more than once
+        (a disjunction or an existential somewhere in it or in the definitions it uses).
+        Conservative: TLC splits such conjuncts, e.g. under a state-level ``\\A``."""
+        seen: set[int] = set()
+        todo: list[tuple[Any, Env | None]] = [(node, env)]
+        while todo:
+            n0, env0 = todo.pop()
+            for x in A.walk(n0):
+                if isinstance(x, A.Or) or (isinstance(x, A.Quant) and x.kind == "E"):
+                    return True
+                if isinstance(x, A.OpApp) and x.prefix:
+                    return True
+                if env0 is not None and isinstance(x, (A.Name, A.OpApp)):
+                    b = self._try_resolve(x.name, env0)
+                    if b is None:
+                        continue
+                    if b[0] == "op" and b[1].native is None and b[1].body is not None and id(b[1].body) not in seen:
+                        seen.add(id(b[1].body))
+                        todo.append((b[1].body, b[1].env))
+                    elif b[0] == "expr" and id(b[1]) not in seen:
+                        seen.add(id(b[1]))
+                        todo.append((b[1], b[2]))
+        return False
 
     def _a_forall(self, node: A.Quant, env: Env, k: Callable) -> Callable:
         """``\\A x \\in S : A(x)`` with primes: the conjunction of A(x) over S, as TLC does."""
@@ -1648,7 +1682,7 @@ class Compiler:
         return self._a_guard(node, env, k)
 
     def _a_apply_op(self, op: OpVal, args: tuple, env: Env, k: Callable, node: Any) -> Callable:
-        if op.native is not None or op.recursive:
+        if op.native is not None or op.recursive or (not args and self.constant_level(node, env)):
             return self._a_guard(node, env, k)
         if len(args) != len(op.params):
             raise CompileError(f"operator '{op.name}' expects {len(op.params)} argument(s), got {len(args)}", node.span)

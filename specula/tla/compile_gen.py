@@ -792,7 +792,7 @@ class ActionGenerator:
             if node.kind != "E":
                 from specula.tla.compile import PRIME
 
-                if PRIME in c.expr(node, env)[1]:
+                if PRIME in c.expr(node, env)[1] or (not node.bounds[0].tuple and c.may_branch(node.body, env)):
                     raise _Abort  # \A over actions: conjunction over the elements (closures)
                 return self._guard(node, env, assigned, k, ind)
             lines: list[str] = []
@@ -865,6 +865,8 @@ class ActionGenerator:
         c = self.c
         if len(args) != len(op.params):
             raise _Abort
+        if not args and c.constant_level(node, env):
+            return self._guard(node, env, assigned, k, ind)
         binds = {}
         lazy = []
         for p, a in zip(op.params, args):
