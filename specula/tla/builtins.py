@@ -357,6 +357,23 @@ def _tlcset_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
     return tlcset, d1 | d2 | {"I"}
 
 
+def _io_env() -> Any:
+    import os
+
+    from specula.tla.values import make_record
+
+    return make_record(sorted(os.environ.items()))
+
+
+def _atoi(x: Any) -> int:
+    if x.__class__ is not str:
+        raise ValueFault(f"atoi expects a string, found {format_value(x)}")
+    try:
+        return int(x)
+    except ValueError:
+        raise ValueFault(f"atoi: {format_value(x)} is not a number") from None
+
+
 NATIVES: dict[str, Native] = {
     n.name: n
     for n in [
@@ -425,6 +442,8 @@ NATIVES: dict[str, Native] = {
         _mk("Sum", 1, lambda S: sum(_int(x) for x in _set(S))),
         _mk("SymDiff", 2, lambda a, b: _set(a) ^ _set(b)),
         _mk("Quantify", 2, lambda S, p: sum(1 for x in _set(S) if p(x) is True), (1,)),
+        _mk("IOEnv", 0, _io_env),  # IOUtils: the process environment as a record (as TLC)
+        _mk("atoi", 1, _atoi),
     ]
 }
 
