@@ -64,6 +64,7 @@ class _Unset:
 UNSET: Any = _Unset()
 _NODEPS: frozenset = frozenset()
 STATE, PRIME, IMPURE = "S", "P", "I"
+_FUNCDEF = "\x00funcdef:"  # hidden LET binding: the definition of a LET-defined function
 EXPR_FN = Callable[[Any, Any, list], Any]
 
 
@@ -187,7 +188,7 @@ class Compiler:
         self._ACTION = {
             A.And: self._a_and, A.Or: self._a_or, A.Quant: self._a_quant, A.If: self._a_if,
             A.Case: self._a_case, A.Let: self._a_let, A.OpApp: self._a_opapp, A.Name: self._a_name,
-            A.Bool: self._a_bool, A.BoxAction: self._a_box,
+            A.Bool: self._a_bool, A.BoxAction: self._a_box, A.FuncApp: self._a_funcapp,
         }
         self._BUILTIN_OPS = B.operator_table(self)
         self.gen: Any = None
@@ -1362,11 +1363,13 @@ class Compiler:
             elif isinstance(d, A.FuncDef):
                 fn, deps = self._funcdef_value(d, cur, None, env)
                 if not deps:
-                    cur = cur.bind({d.name: ("const", fn(None, None, self.frame))})
+                    fb: tuple = ("const", fn(None, None, self.frame))
                 else:
                     k = self.new_slot()
                     lazy.append(k)
-                    cur = cur.bind({d.name: ("lazy", k, fn, deps)})
+                    fb = ("lazy", k, fn, deps)
+                # the definition, for f[a] as an action (see _a_funcapp)
+                cur = cur.bind({d.name: fb, _FUNCDEF + d.name: ("funcdef", d, cur, fb)})
         return cur, lazy
 
     def _lambda(self, node: A.Lambda, env: Env) -> tuple:
@@ -1584,6 +1587,80 @@ class Compiler:
             other(s, n, e)
 
         return case
+
+    def _a_funcapp(self, node: A.FuncApp, env: Env, k: Callable) -> Callable:
+        """``f[a]`` as an action, ``f`` defined by ``f[x \\in S] == body``: TLC takes ``body``
+        with ``x = a`` as the action (its disjuncts and witnesses split), not as one guard; so
+        are the applications of ``f`` in action position inside ``body`` (recursion)."""
+        fd = self._funcdef_of(node, env)
+        if fd is None:
+            return self._a_guard(node, env, k)
+        d, denv, fb = fd
+        arg, _ = self.expr(node.args[0], env)
+        outside = self._a_guard(node, env, k)  # the usual "not in the domain" error
+        # the body is compiled once per definition, its continuation held in a slot at run time
+        ck = ("fnact", id(d), id(denv.scope), id(denv.subst_locals)) + ((id(denv.locals),) if fb is not None else ())
+        ent = self.def_cache.get(ck)
+        if ent is None:
+            ent = self.def_cache[ck] = {"keep": denv}  # keeps the ids in the key alive
+            b = d.bounds[0]
+            lo = self.new_slot()  # the argument; lo + 1: the continuation
+            self.new_slot()
+            binds = {b.names[0]: ("slot", lo)}
+            if fb is not None:
+                binds.update({d.name: fb, _FUNCDEF + d.name: ("funcdef", d, denv, fb)})
+            ent["mem"] = self.expr(A.OpApp("\\in", (A.Name(_FUNCDEF, span=node.span), b.domain), span=node.span),
+                                   denv.bind({_FUNCDEF: ("slot", lo)}))[0]
+            ent["body"] = self.action(d.body, denv.bind(binds), lambda s, n, e: e[lo + 1]())
+            ent["range"] = (lo, self.nslots)
+
+        def fnapp(s: Any, n: Any, e: list) -> None:
+            lo, hi = ent["range"]  # known once the body is compiled (recursive applications)
+            x = arg(s, n, e)
+            outer = e[lo:hi]  # an enclosing application of the same function is in progress
+
+            def cont() -> None:
+                inner = e[lo:hi]
+                e[lo:hi] = outer
+                try:
+                    k(s, n, e)
+                finally:
+                    e[lo:hi] = inner
+
+            e[lo] = x
+            e[lo + 1] = cont
+            try:
+                inside = ent["mem"](s, n, e) is True
+                if inside:
+                    ent["body"](s, n, e)
+            finally:
+                e[lo:hi] = outer
+            if not inside:
+                outside(s, n, e)
+
+        return fnapp
+
+    def _funcdef_of(self, node: A.FuncApp, env: Env) -> tuple | None:
+        """The definition ``(FuncDef, its env, binding of its name)`` applied by ``node``, when
+        it is one named function of one bound variable applied to one argument."""
+        if env.primed or len(node.args) != 1 or not isinstance(node.fn, A.Name):
+            return None
+        name = node.fn.name
+        b = self._try_resolve(name, env)
+        if b is None:
+            return None
+        if b[0] == "func":
+            d, denv, fb = b[1], b[2], None
+        else:
+            h = env.locals.get(_FUNCDEF + name)
+            if h is None or h[3] is not b:
+                return None
+            d, denv, fb = h[1], h[2], h[3]
+        if len(d.bounds) != 1 or len(d.bounds[0].names) != 1 or d.bounds[0].tuple or d.bounds[0].domain is None:
+            return None
+        if not self.may_branch(d.body, denv if fb is None else denv.bind({d.name: fb})):
+            return None  # one guard either way
+        return d, denv, fb
 
     def _a_let(self, node: A.Let, env: Env, k: Callable) -> Callable:
         lenv, lazy = self.let_env(node, env)

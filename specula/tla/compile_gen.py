@@ -844,6 +844,8 @@ class ActionGenerator:
             return self._guard(node, env, assigned, k, ind)
         if isinstance(node, (A.AngleAction, A.Prime)):
             raise _Abort
+        if isinstance(node, A.FuncApp) and c._funcdef_of(node, env) is not None:
+            raise _Abort  # f[a] with f[x \in S] == body splitting: body as the action (closures)
         return self._guard(node, env, assigned, k, ind)
 
     def _chain(self, args: list, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
