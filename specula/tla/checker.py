@@ -547,23 +547,10 @@ def classify_property(model: Any, name: str) -> list[tuple[str, Callable]] | Non
     frame = comp.frame
     out: list[tuple[str, Callable]] = []
 
+    from specula.tla.liveness import unfold_definition
+
     def unfold(node: Any, env: Any) -> tuple[Any, Any] | None:
-        """A zero-argument reference to a user definition -> (body, env of the body)."""
-        try:
-            if isinstance(node, A.OpApp) and node.prefix and not node.args:
-                op, ienv = comp._instance_op(node, env)
-                if op.body is not None and not op.params and op.native is None:
-                    return op.body, op.env or ienv
-                return None
-            nm = node.name if isinstance(node, A.Name) or (isinstance(node, A.OpApp) and not node.args) else None
-            if nm is None or nm in env.locals:
-                return None
-            b = comp.resolve(nm, env, getattr(node, "span", None))
-        except Exception:
-            return None
-        if b[0] == "op" and b[1].native is None and b[1].body is not None and not b[1].params:
-            return b[1].body, b[1].env or env
-        return None
+        return unfold_definition(comp, node, env)
 
     from specula.tla.liveness import has_temporal
 

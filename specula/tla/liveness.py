@@ -32,6 +32,8 @@ edges' action labels when A is Next or one split action, else by running A once 
 
 from __future__ import annotations
 
+import functools
+
 import time
 from array import array
 from collections import deque
@@ -109,6 +111,28 @@ class Unsupported(Exception):
 
 # --------------------------------------------------------------------------- formula analysis
 
+def unfold_definition(comp: Any, node: Any, env: Any) -> tuple[Any, Any] | None:
+    """A zero-argument reference to a user definition (also ``I!Op``) -> (its body, the env of
+    the body), or None when ``node`` is anything else."""
+    from specula.tla import ast as A
+
+    try:
+        if isinstance(node, A.OpApp) and node.prefix and not node.args:
+            op, ienv = comp._instance_op(node, env)
+            if op.body is not None and not op.params and op.native is None:
+                return op.body, op.env or ienv
+            return None
+        nm = node.name if isinstance(node, A.Name) or (isinstance(node, A.OpApp) and not node.args) else None
+        if nm is None or nm in env.locals:
+            return None
+        b = comp.resolve(nm, env, getattr(node, "span", None))
+    except Exception:
+        return None
+    if b[0] == "op" and b[1].native is None and b[1].body is not None and not b[1].params:
+        return b[1].body, b[1].env or env
+    return None
+
+
 
 def _tools(model: Any) -> tuple[Any, Any, Any]:
     comp = getattr(model, "compiler", None)
@@ -168,22 +192,7 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str], general_only: bool
     obligations: list[Obligation] = []
     unsupported: dict[str, str] = {}
 
-    def unfold(node: Any, env: Any) -> tuple[Any, Any] | None:
-        try:
-            if isinstance(node, A.OpApp) and node.prefix and not node.args:
-                op, ienv = comp._instance_op(node, env)
-                if op.body is not None and not op.params and op.native is None:
-                    return op.body, op.env or ienv
-                return None
-            nm = node.name if isinstance(node, A.Name) or (isinstance(node, A.OpApp) and not node.args) else None
-            if nm is None or nm in env.locals:
-                return None
-            b = comp.resolve(nm, env, getattr(node, "span", None))
-        except Exception:
-            return None
-        if b[0] == "op" and b[1].native is None and b[1].body is not None and not b[1].params:
-            return b[1].body, b[1].env or env
-        return None
+    unfold = functools.partial(unfold_definition, comp)
 
     def unfold_all(node: Any, env: Any) -> tuple[Any, Any]:
         for _ in range(30):
