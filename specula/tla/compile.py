@@ -854,13 +854,13 @@ class Compiler:
             if b.tuple:
                 ks = [self.new_slot() for _ in b.names]
                 allslots += ks
-                binders.append((ks, True, dfn, b.domain.span))
+                binders.append((ks, True, dfn, (b.domain or b).span))
                 cur = cur.bind({nm: ("slot", k) for nm, k in zip(b.names, ks)})
             else:
                 for nm in b.names:
                     k = self.new_slot()
                     allslots.append(k)
-                    binders.append(([k], False, dfn, b.domain.span))
+                    binders.append(([k], False, dfn, (b.domain or b).span))
                     cur = cur.bind({nm: ("slot", k)})
         return binders, cur, frozenset(deps), allslots
 
@@ -1737,6 +1737,9 @@ class Compiler:
             if name in self._BUILTIN_OPS:
                 return self._a_guard(node, env, k)
         if node.prefix:
+            sub = self._subexpr(node, env)  # Def!2: that conjunct/disjunct, as an action
+            if sub is not None:
+                return self.action(sub[0], sub[1].with_(primed=env.primed, init=env.init) if (env.primed or env.init) else sub[1], k)
             op, ienv = self._instance_op(node, env)
             return self._a_apply_op(op, node.args, env, k, node)
         b = self.resolve(name, env, node.span)

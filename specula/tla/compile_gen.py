@@ -888,7 +888,7 @@ class ActionGenerator:
         pad = "    " * ind
         if node.prefix:
             if c._subexpr(node, env) is not None:
-                return self._guard(node, env, assigned, k, ind)
+                raise _Abort  # Def!2 may assign variables: the closures take it as an action
             op, _ = c._instance_op(node, env)
             if op.native is not None or op.recursive or op.body is None:
                 return self._guard(node, env, assigned, k, ind)
