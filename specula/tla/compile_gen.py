@@ -227,6 +227,9 @@ class Generator:
         self.ns["_U"] = UNSET
         self.depth = 0
         self._last_fallback: tuple | None = None
+        # id(lazy binding) -> (binding, code of its expression): each argument/LET definition is
+        # generated once, not once per reference (nested calls were exponential: Add(Add(...)))
+        self._lazy_src: dict[int, tuple] = {}
         if not _SLOW:
             from specula.tla.builtins import operator_table  # noqa: F401  (slow paths below)
 
@@ -340,7 +343,10 @@ class Generator:
         if kind == "lazy":
             k, fn, deps = b[1], b[2], b[3]
             if len(b) > 4 and b[4] is not None:
-                arg = self.sub(b[4], b[5])
+                hit = self._lazy_src.get(id(b))
+                if hit is None or hit[0] is not b:
+                    hit = self._lazy_src[id(b)] = (b, self.sub(b[4], b[5]))
+                arg = hit[1]
                 return f"(e[{k}] if e[{k}] is not _U else _st(e, {k}, {arg[0]}))", set(arg[1]) | {k}, 1 + arg[2]
             lz, _ = self.c._binding_value(b, env, None)
             self.consts.append(lz)
