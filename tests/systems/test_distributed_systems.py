@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,8 @@ import yaml
 from specula.bench.harness import run_harness
 from specula.cli import main
 
-SYSTEMS_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "systems"
+from _systems_common import SYSTEMS_DIR, step_counts, task, validate
+
 DISTRIBUTED = ["zab_election", "raft", "locksvc"]
 
 # SysMoBench's required action names (/work/shared/sysmobench.md) and our module names.
@@ -37,35 +37,6 @@ REQUIRED = {
 UNIT_TESTS = {"zab_election": "test_zabfle.py", "raft": "test_pyraft.py",
               "locksvc": "test_lockservice.py"}
 MIN_WINDOWS = 10
-
-
-def task(name: str) -> dict:
-    return yaml.safe_load((SYSTEMS_DIR / name / "task.yaml").read_text())
-
-
-def validate(name: str, spec: str, traces: Path, capsys) -> dict[str, tuple[int, int]]:
-    """`specula validate --json` of one spec of a system: action -> (passed, total)."""
-    t = task(name)
-    d = SYSTEMS_DIR / name
-    rc = main([
-        "validate", str(d / spec), "-c", str(d / t["reference"]["cfg"]), "-t", str(traces),
-        "-m", str(d / t["mapping"]), "--actions", ",".join(t["wv"]["target_actions"]), "--json",
-    ])
-    data = json.loads(capsys.readouterr().out)
-    rows = {r["action"]: (r["passed"], r["total"]) for r in data["actions"]}
-    assert rc == (0 if all(p == n for p, n in rows.values()) else 1)
-    return rows
-
-
-def step_counts(traces: Path) -> Counter:
-    counts: Counter = Counter()
-    for f in sorted(traces.glob("*.ndjson")):
-        for line in f.read_text().splitlines():
-            if line.strip() and not line.startswith("#"):
-                ev = json.loads(line)
-                if ev["kind"] == "step":
-                    counts[ev["action"]] += 1
-    return counts
 
 
 # --- task files ----------------------------------------------------------------------------

@@ -14,7 +14,6 @@ import json
 import shutil
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,8 @@ import yaml
 from specula.bench.harness import load_system, run_harness
 from specula.cli import main
 
-SYSTEMS_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "systems"
+from _systems_common import SYSTEMS_DIR, step_counts, task, validate
+
 EMITTERS = Path(__file__).resolve().parents[2] / "tools" / "emitters"
 LOCK_SYSTEMS = ["spinlock", "mutex", "rwmutex", "ringbuffer"]
 
@@ -37,40 +37,6 @@ REQUIRED = {
 
 # Minimum windows per required action in the committed default trace set.
 MIN_WINDOWS = 10
-
-
-def task(name: str) -> dict:
-    return yaml.safe_load((SYSTEMS_DIR / name / "task.yaml").read_text())
-
-
-def validate(name: str, spec: str, traces: Path, capsys, whole: list | None = None) -> dict[str, tuple[int, int]]:
-    """`specula validate` (JSON) of one spec of a system over a trace directory: action -> (passed, total).
-    With ``whole`` (a list), also follow each whole trace and append the per-trace results to it."""
-    t = task(name)
-    d = SYSTEMS_DIR / name
-    rc = main([
-        "validate", str(d / spec), "-c", str(d / t["reference"]["cfg"]), "-t", str(traces),
-        "-m", str(d / t["mapping"]), "--actions", ",".join(t["wv"]["target_actions"]), "--json",
-        *(["--whole-trace"] if whole is not None else []),
-    ])
-    data = json.loads(capsys.readouterr().out)
-    rows = {r["action"]: (r["passed"], r["total"]) for r in data["actions"]}
-    if whole is not None:
-        whole.extend(data["traces"])
-    else:
-        assert rc == (0 if all(p == n for p, n in rows.values()) else 1)
-    return rows
-
-
-def window_counts(traces: Path) -> Counter:
-    counts: Counter = Counter()
-    for f in sorted(traces.glob("*.ndjson")):
-        for line in f.read_text().splitlines():
-            if line.strip() and not line.startswith("#"):
-                ev = json.loads(line)
-                if ev["kind"] == "step":
-                    counts[ev["action"]] += 1
-    return counts
 
 
 # --- task files ----------------------------------------------------------------------------
@@ -120,7 +86,7 @@ def test_reference_cfg_follows_sysmobench_rules(name):
 
 @pytest.mark.parametrize("name", LOCK_SYSTEMS)
 def test_default_traces_cover_every_required_action(name):
-    counts = window_counts(SYSTEMS_DIR / name / "traces")
+    counts = step_counts(SYSTEMS_DIR / name / "traces")
     for action in REQUIRED[name][1]:
         assert counts[action] >= MIN_WINDOWS, (action, counts)
 
