@@ -62,23 +62,9 @@ class Row:
 
 
 def models(examples: Path, only: str | None) -> list[tuple[Path, Path, dict]]:
-    found = []
-    for mf in sorted(examples.glob("specifications/*/manifest.json")):
-        data = json.loads(mf.read_text())
-        for mod in data.get("modules", []):
-            for md in mod.get("models", []):
-                if md.get("mode") != "exhaustive search":
-                    continue
-                try:
-                    h, m, s = (int(x) for x in md.get("runtime", "").split(":"))
-                except ValueError:
-                    continue
-                if h * 3600 + m * 60 + s >= 60 or md.get("result") not in ("success", "safety failure", "liveness failure"):
-                    continue
-                if only and only not in md["path"]:
-                    continue
-                found.append((examples / mod["path"], examples / md["path"], md))
-    return found
+    from _manifests import manifest_models
+
+    return manifest_models(examples, only, lambda secs: secs < 60)
 
 
 def agree(row: Row, res: dict) -> tuple[str, str]:

@@ -55,29 +55,12 @@ class Row:
 
 
 def models(examples: Path, only: str | None, max_tlc: int, min_tlc: int = 0) -> list[tuple[Path, Path, dict]]:
-    found = []
-    for mf in sorted(examples.glob("specifications/*/manifest.json")):
-        data = json.loads(mf.read_text())
-        for mod in data.get("modules", []):
-            for md in mod.get("models", []):
-                if md.get("mode") != "exhaustive search":
-                    continue
-                try:
-                    h, m, s = (int(x) for x in md.get("runtime", "").split(":"))
-                except ValueError:
-                    continue
-                if not min_tlc <= h * 3600 + m * 60 + s <= max_tlc:
-                    continue
-                if md.get("result") not in ("success", "safety failure", "liveness failure"):
-                    continue
-                if only and only not in md["path"]:
-                    continue
-                cfg = examples / md["path"]
-                text = re.sub(r"\\\*.*", "", cfg.read_text())
-                if not re.search(r"\bPROPERT(Y|IES)\b", text):
-                    continue
-                found.append((examples / mod["path"], cfg, md))
-    return found
+    from _manifests import manifest_models
+
+    def has_property(cfg: Path) -> bool:
+        return bool(re.search(r"\bPROPERT(Y|IES)\b", re.sub(r"\\\*.*", "", cfg.read_text())))
+
+    return manifest_models(examples, only, lambda secs: min_tlc <= secs <= max_tlc, has_property)
 
 
 def judge(row: Row, res: dict) -> tuple[str, str]:
