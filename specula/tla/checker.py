@@ -784,6 +784,7 @@ class _Search:
         esrc, edst, eact = self.esrc, self.edst, self.eact
         keep_states = self.keep_states
         generated = self.generated
+        intern = getattr(model, "intern_state", _identity)  # optional in the model protocol
         try:
             while level_states:
                 if max_depth is not None and self.depth >= max_depth:
@@ -824,6 +825,9 @@ class _Search:
                                     new = False
                                 else:
                                     new = True
+                                    succ = intern(succ)
+                                    if ident:
+                                        k = succ
                                     didx = idx = len(keys)
                                     seen[k] = idx
                                     keys.append(k)

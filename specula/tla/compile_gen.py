@@ -589,16 +589,37 @@ class Generator:
         k = self.c.new_slot()
         return d, k, env.bind({b.names[0]: ("slot", k)})
 
+    def _bounds(self, bounds: tuple, env: "Env") -> tuple | None:
+        """``for`` clauses binding every name of ``bounds`` (no tuple patterns): ``(clauses, deps,
+        size, env, slots)``. Each domain is evaluated in the outer environment, as TLA+ scopes it."""
+        if not bounds or any(b.tuple or b.domain is None for b in bounds):
+            return None
+        clauses: list[str] = []
+        deps: frozenset = frozenset()
+        size = 0
+        slots: list[int] = []
+        binds: dict = {}
+        for b in bounds:
+            dsrc, ddeps, dsize = self.sub(b.domain, env)
+            deps |= ddeps
+            size += dsize
+            for nm in b.names:
+                k = self.c.new_slot()
+                slots.append(k)
+                binds[nm] = ("slot", k)
+                clauses.append(f"for e[{k}] in _en({dsrc})")
+        return " ".join(clauses), deps, size, env.bind(binds), slots
+
     def _quant(self, node: A.Quant, env: "Env") -> tuple | None:
-        r = self._one_bound(node.bounds, env)
+        r = self._bounds(node.bounds, env)
         if r is None:
             return None
-        (dsrc, ddeps, dsize), k, benv = r
+        clauses, ddeps, dsize, benv, slots = r
         body = self.sub(node.body, benv)
         fn = "any" if node.kind == "E" else "all"
         test = body[0] if _is_boolish(node.body) else f"_truth({body[0]})"
-        src = f"{fn}({test} for e[{k}] in _en({dsrc}))"
-        return src, (body[1] - {k}) | ddeps, 1 + dsize + body[2]
+        src = f"{fn}({test} {clauses})"
+        return src, (body[1] - set(slots)) | ddeps, 1 + dsize + body[2]
 
     def _setfilter(self, node: A.SetFilter, env: "Env") -> tuple | None:
         r = self._one_bound((node.bound,), env)
@@ -613,13 +634,13 @@ class Generator:
         return src, (p[1] - {k}) | ddeps, 1 + dsize + p[2]
 
     def _setmap(self, node: A.SetMap, env: "Env") -> tuple | None:
-        r = self._one_bound(node.bounds, env)
+        r = self._bounds(node.bounds, env)
         if r is None:
             return None
-        (dsrc, ddeps, dsize), k, benv = r
+        clauses, ddeps, dsize, benv, slots = r
         x = self.sub(node.expr, benv)
-        src = f"_frozenset([{x[0]} for e[{k}] in _en({dsrc})])"
-        return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
+        src = f"_frozenset([{x[0]} {clauses}])"
+        return src, (x[1] - set(slots)) | ddeps, 1 + dsize + x[2]
 
     def _funccons(self, node: A.FuncCons, env: "Env") -> tuple | None:
         if _may_be_infinite(node.bounds[0].domain if node.bounds else None):

@@ -168,7 +168,7 @@ class Model:
                 from specula.tla.compile_gen import ActionGenerator
 
                 fast = ActionGenerator(self.compiler).build(node, env, nv, names, out, idx, name, span, run)
-            self._runs.append(_with_binders(fast or run, binders))
+            self._runs.append(_with_binders(fast or run, binders, self.compiler.frame))
             self.generated_actions = getattr(self, "generated_actions", 0) + (fast is not None)
 
     def _split(self, node: Any, env: Env, binders: list, name: str | None, leaves: list) -> None:
@@ -190,7 +190,8 @@ class Model:
                 for (ks, _, dfn, dspan), nm in zip(bnds, b_names):
                     if ddeps:
                         # state-dependent domain: enumerated per state (the action keeps its name)
-                        new.append((nm, ks[0], _DynDomain(dfn, dspan, nm)))
+                        new.append((nm, ks[0], _DynDomain(dfn, dspan, nm,
+                                                          all(d.__class__ is int for d in ddeps))))
                         continue
                     try:
                         vals = ordered(enumerate_set(dfn(None, None, c.frame)))
@@ -271,9 +272,9 @@ class Model:
             raise
         except RecursionError:
             raise EvalError("recursion too deep", None, state) from None
-        pools = self._pools
-        # share equal component values between states (memory of stored states halves)
-        return iter([(i, tuple([p.setdefault(v, v) for p, v in zip(pools, t)])) for i, t in res])
+        # stored states share equal component values through intern_state (the checker interns
+        # only the new states it keeps)
+        return res  # type: ignore[return-value]
 
     def step_label(self, action: int, pre: State, post: State) -> str:
         """TLC's label for a step of an error trace: ``<Name(v1, v2) line L, col C to line L2,
@@ -400,10 +401,11 @@ class Model:
 class _DynDomain:
     """The domain of a split ``\\E`` that depends on the state (evaluated per state)."""
 
-    __slots__ = ("dfn", "span", "name")
+    __slots__ = ("dfn", "span", "name", "state_free")
 
-    def __init__(self, dfn: Callable, span: Any, name: str) -> None:
-        self.dfn, self.span, self.name = dfn, span, name
+    def __init__(self, dfn: Callable, span: Any, name: str, state_free: bool = False) -> None:
+        # state_free: depends only on the values of earlier binders (e.g. ``q \in Proc \ {p}``)
+        self.dfn, self.span, self.name, self.state_free = dfn, span, name, state_free
 
     def values(self, s: Any, n: Any, e: list) -> list:
         try:
@@ -412,10 +414,57 @@ class _DynDomain:
             raise EvalError(str(exc), self.span) from None
 
 
-def _with_binders(run: Callable, binders: list) -> Callable:
+def _static_combos(binders: list, e: list) -> list[tuple] | None:
+    """All value combinations of binders whose dynamic domains depend only on earlier binders,
+    enumerated once (None when a domain depends on the state or cannot be enumerated now)."""
+    if not all(b[2].state_free for b in binders if isinstance(b[2], _DynDomain)):
+        return None
+    out: list[tuple] = []
+
+    def walk(i: int, acc: tuple) -> None:
+        if i == len(binders):
+            out.append(acc)
+            return
+        _, k, vals = binders[i]
+        if isinstance(vals, _DynDomain):
+            vals = vals.values(None, None, e)
+        for v in vals:
+            e[k] = v
+            walk(i + 1, acc + (v,))
+
+    try:
+        walk(0, ())
+    except (EvalError, ValueFault, RecursionError):
+        return None
+    return out
+
+
+def _with_binders(run: Callable, binders: list, frame: list | None = None) -> Callable:
     if not binders:
         return run
-    if any(isinstance(b[2], _DynDomain) for b in binders):
+    dyn = any(isinstance(b[2], _DynDomain) for b in binders)
+    combos = _static_combos(binders, frame) if dyn and frame is not None else None
+    if combos is not None:
+        ks = [b[1] for b in binders]
+        if len(ks) == 2:
+            k0, k1 = ks
+
+            def two(s: Any, n: list, e: list) -> None:
+                for v0, v1 in combos:
+                    e[k0] = v0
+                    e[k1] = v1
+                    run(s, n, e)
+
+            return two
+
+        def static(s: Any, n: list, e: list) -> None:
+            for combo in combos:
+                for k, v in zip(ks, combo):
+                    e[k] = v
+                run(s, n, e)
+
+        return static
+    if dyn:
         bs = list(binders)
 
         def nested(s: Any, n: list, e: list, i: int = 0) -> None:

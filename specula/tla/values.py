@@ -267,33 +267,52 @@ class Interval(LazySet):
 class FuncSet(LazySet):
     """``[S -> T]``"""
 
-    __slots__ = ("dom", "rng")
+    __slots__ = ("dom", "rng", "_n")
 
     def __init__(self, dom: Any, rng: Any) -> None:
         self.dom, self.rng = dom, rng
+        # n when the domain is exactly 1..n (members are then tuples), else -1
+        n = -1
+        if dom.__class__ is frozenset:
+            if all(x.__class__ is int for x in dom) and all(i in dom for i in range(1, len(dom) + 1)):
+                n = len(dom)
+        elif dom.__class__ is Interval:
+            n = max(0, dom.hi) if dom.lo == 1 else (0 if dom.hi < dom.lo else -1)
+        self._n = n
 
     @property
     def finite(self) -> bool:  # type: ignore[override]
         return _finite(self.dom) and (_finite(self.rng) or len(to_frozenset(self.dom)) == 0)
 
     def __contains__(self, f: object) -> bool:
-        if f.__class__ is tuple:
-            d: Any = Interval(1, len(f))  # type: ignore[arg-type]
+        c = f.__class__
+        if c is tuple:
+            if self._n >= 0:
+                if len(f) != self._n:  # type: ignore[arg-type]
+                    return False
+            elif not set_eq(Interval(1, len(f)), self.dom):  # type: ignore[arg-type]
+                return False
             vals: Iterable[Any] = f  # type: ignore[assignment]
-        elif f.__class__ is Fn:
-            d = frozenset(f)  # type: ignore[arg-type]
+        elif c is Fn:
+            dom = self.dom
+            if dom.__class__ is frozenset:
+                if len(f) != len(dom) or f.keys() != dom:  # type: ignore[arg-type,union-attr]
+                    return False
+            elif not set_eq(frozenset(f), dom):  # type: ignore[arg-type]
+                return False
             vals = f.values()  # type: ignore[union-attr]
         elif isinstance(f, LazyFn):
-            d, vals = f.dom, None  # type: ignore[assignment]
+            d = f.dom
             if not set_eq(d, self.dom):
                 return False
             return all(f.apply(x) in self.rng for x in enumerate_set(d))
         else:
             return False
-        if not set_eq(d, self.dom):
-            return False
         rng = self.rng
-        return all(v in rng for v in vals)
+        for v in vals:
+            if v not in rng:
+                return False
+        return True
 
     def __iter__(self) -> Iterator[Any]:
         dom = ordered(to_frozenset(self.dom))
@@ -357,9 +376,16 @@ class Powerset(LazySet):
         return _finite(self.base)
 
     def __contains__(self, x: object) -> bool:
+        base = self.base
+        if x.__class__ is frozenset:
+            if base.__class__ is frozenset:
+                return x <= base  # type: ignore[operator]
+            for e in x:  # type: ignore[attr-defined]
+                if e not in base:
+                    return False
+            return True
         if not is_set(x):
             return False
-        base = self.base
         return all(e in base for e in enumerate_set(x))
 
     def __iter__(self) -> Iterator[frozenset]:
@@ -417,7 +443,13 @@ class SeqSet(LazySet):
         self.base = base
 
     def __contains__(self, t: object) -> bool:
-        return t.__class__ is tuple and all(v in self.base for v in t)  # type: ignore[attr-defined]
+        if t.__class__ is not tuple:
+            return False
+        base = self.base
+        for v in t:  # type: ignore[attr-defined]
+            if v not in base:
+                return False
+        return True
 
     def key(self) -> tuple:
         return ("Seq", _key_of(self.base))
