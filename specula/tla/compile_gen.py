@@ -47,15 +47,37 @@ _FAULTS = (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivi
 
 
 def _ap(f: Any, x: Any) -> Any:
-    if f.__class__ is Fn:
+    c = f.__class__
+    if c is tuple:
+        if x.__class__ is int and 0 < x <= len(f):
+            return f[x - 1]
+    elif c is Fn:
         try:
             return f[x]
         except KeyError:
             pass
-    elif f.__class__ is tuple:
-        if x.__class__ is int and 0 < x <= len(f):
-            return f[x - 1]
     return apply_fn(f, x)
+
+
+def _ap2(f: Any, x: Any, y: Any) -> Any:
+    """``f[x][y]``"""
+    c = f.__class__
+    if c is tuple and x.__class__ is int and 0 < x <= len(f):
+        g = f[x - 1]
+    elif c is Fn and x in f:
+        g = f[x]
+    else:
+        g = apply_fn(f, x)
+    c = g.__class__
+    if c is tuple:
+        if y.__class__ is int and 0 < y <= len(g):
+            return g[y - 1]
+    elif c is Fn:
+        try:
+            return g[y]
+        except KeyError:
+            pass
+    return apply_fn(g, y)
 
 
 def _fld(r: Any, name: str) -> Any:
@@ -205,7 +227,7 @@ def _rec(names: tuple, vals: tuple) -> Fn:
 _SLOW: dict[str, Callable] = {}
 
 _HELPERS = {
-    "_ap": _ap, "_fld": _fld, "_eq": _eq, "_in": _in, "_en": _en, "_truth": _truth, "_div": _div,
+    "_ap": _ap, "_ap2": _ap2, "_fld": _fld, "_eq": _eq, "_in": _in, "_en": _en, "_truth": _truth, "_div": _div,
     "_mod": _mod, "_range": _range, "_cup": _cup, "_cap": _cap, "_minus": _minus, "_concat": _concat,
     "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_mkfn": make_fn, "_dom": domain, "_frozenset": frozenset, "_Fn": Fn,
     "_LazyFn": LazyFn, "_MV": ModelValue,
@@ -513,9 +535,20 @@ class Generator:
         if len(node.args) == 1:
             x = self.sub(node.args[0], env)
             if _ATOM.match(f[0]) and (_ATOM.match(x[0]) or _LIT.match(x[0])):
-                # inline dictionary lookup for functions/records held in a slot
-                src = f"({f[0]}[{x[0]}] if {f[0]}.__class__ is _Fn and {x[0]} in {f[0]} else _ap({f[0]}, {x[0]}))"
+                # inline lookup for sequences and functions/records held in a slot
+                fs, xs = f[0], x[0]
+                if _LIT.match(xs) and not xs.startswith("'"):
+                    tup = f"{fs}[{int(xs) - 1}] if {fs}.__class__ is tuple and 0 < {xs} <= len({fs}) else " \
+                        if int(xs) > 0 else ""
+                elif _LIT.match(xs):
+                    tup = ""
+                else:
+                    tup = f"{fs}[{xs} - 1] if {fs}.__class__ is tuple and {xs}.__class__ is int and 0 < {xs} <= len({fs}) else "
+                src = f"({tup}{fs}[{xs}] if {fs}.__class__ is _Fn and {xs} in {fs} else _ap({fs}, {xs}))"
                 return src, f[1] | x[1], 1 + f[2] + x[2]
+            if isinstance(node.fn, A.FuncApp) and len(node.fn.args) == 1 and f[0].startswith("_ap(") \
+                    and f[0].endswith(")") and _balanced(f[0][4:-1]):
+                return f"_ap2({f[0][4:-1]}, {x[0]})", f[1] | x[1], 1 + f[2] + x[2]
             return f"_ap({f[0]}, {x[0]})", f[1] | x[1], 1 + f[2] + x[2]
         parts = [self.sub(a, env) for a in node.args]
         tup = "(" + ", ".join(p[0] for p in parts) + ",)"
@@ -654,6 +687,32 @@ class Generator:
         return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
 
 
+def _balanced(src: str) -> bool:
+    """Whether ``src`` is one argument list ``a, b`` of a call (its outer parentheses belong to
+    one call, e.g. not ``_ap(x, 1)[0] + _ap(y, 2)``)."""
+    depth = 0
+    quote = ""
+    escaped = False
+    for ch in src:
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
 def _fault(exc: BaseException, span: Any) -> EvalError:
     if isinstance(exc, ValueFault):
         return EvalError(str(exc), span)
@@ -747,6 +806,7 @@ class ActionGenerator:
         self.c = compiler
         self.g = compiler.gen
         self.lines = 0
+        self.ntmp = 0
 
     def build(self, node: Any, env: "Env", nvars: int, var_names: tuple, out: list, idx: int,
               name: str, span: Any, slow: Callable) -> Callable | None:
@@ -819,8 +879,15 @@ class ActionGenerator:
             if node.kind != "E":
                 from specula.tla.compile import PRIME
 
-                if PRIME in c.expr(node, env)[1] or (not node.bounds[0].tuple and c.may_branch(node.body, env)):
+                if PRIME in c.expr(node, env)[1]:
                     raise _Abort  # \A over actions: conjunction over the elements (closures)
+                if not node.bounds[0].tuple and c.may_branch(node.body, env):
+                    # state-level, but TLC takes each element's body as an action: every way it
+                    # holds (a true disjunct, an \E witness) runs the rest of the action again
+                    var = self._tmp()
+                    rep = self._tmp()
+                    return self._count(node, env, var, ind) + [f"{pad}for {rep} in range({var}):"] + (
+                        k(assigned, ind + 1) or [pad + "    pass"])
                 return self._guard(node, env, assigned, k, ind)
             lines: list[str] = []
             cur = env
@@ -874,6 +941,114 @@ class ActionGenerator:
         if isinstance(node, A.FuncApp) and c._funcdef_of(node, env) is not None:
             raise _Abort  # f[a] with f[x \in S] == body splitting: body as the action (closures)
         return self._guard(node, env, assigned, k, ind)
+
+    def _tmp(self) -> str:
+        self.ntmp += 1
+        return f"_c{self.ntmp}"
+
+    def _count(self, node: Any, env: "Env", var: str, ind: int) -> list[str]:
+        """Lines setting ``var`` to the number of ways TLC's action evaluation satisfies the
+        state-level ``node`` (disjuncts and ``\\E`` witnesses add, conjuncts and ``\\A``
+        elements multiply; anything else is a guard counting 1 or 0)."""
+        self.lines += 1
+        if self.lines > self.MAX_LINES:
+            raise _Abort
+        c = self.c
+        pad = "    " * ind
+        if env.primed:
+            raise _Abort
+        if not c.may_branch(node, env):
+            test = self.expr(node, env)
+            if not _is_boolish(node):
+                test = f"_truth({test})"
+            return [f"{pad}{var} = 1 if {test} else 0"]
+        if isinstance(node, (A.And, A.Or)):
+            t = self._tmp()
+            conj = isinstance(node, A.And)
+            lines = [f"{pad}{var} = {1 if conj else 0}"]
+            for a in node.args:
+                if conj:
+                    lines += [f"{pad}if {var}:"] + self._count(a, env, t, ind + 1) + [f"{pad}    {var} *= {t}"]
+                else:
+                    lines += self._count(a, env, t, ind) + [f"{pad}{var} += {t}"]
+            return lines
+        if isinstance(node, A.Quant):
+            if any(b.tuple or b.domain is None for b in node.bounds):
+                raise _Abort
+            names = [(nm, b) for b in node.bounds for nm in b.names]
+            if node.kind == "A" and len(names) > 1:
+                nm, b = names[0]
+                first = A.Bound((nm,), b.domain, span=b.span)
+                rest = tuple(A.Bound((nm2,), b2.domain, span=b2.span) for nm2, b2 in names[1:])
+                inner = A.Quant("A", rest, node.body, span=node.span)
+                return self._count(A.Quant("A", (first,), inner, span=node.span), env, var, ind)
+            t = self._tmp()
+            lines = [f"{pad}{var} = {1 if node.kind == 'A' else 0}"]
+            cur, depth = env, ind
+            for nm, b in names:
+                dsrc = self.expr(b.domain, env)
+                slot = c.new_slot()
+                lines.append("    " * depth + f"for e[{slot}] in _qo({dsrc}):")
+                cur = cur.bind({nm: ("slot", slot)})
+                depth += 1
+            inner_pad = "    " * depth
+            lines += self._count(node.body, cur, t, depth)
+            if node.kind == "A":
+                lines += [f"{inner_pad}{var} *= {t}", f"{inner_pad}if not {var}:", f"{inner_pad}    break"]
+            else:
+                lines += [f"{inner_pad}{var} += {t}"]
+            return lines
+        if isinstance(node, A.If):
+            return ([f"{pad}if _truth({self.expr(node.cond, env)}):"] + self._count(node.then, env, var, ind + 1)
+                    + [f"{pad}else:"] + self._count(node.else_, env, var, ind + 1))
+        if isinstance(node, A.Case):
+            lines = []
+            for j, (gd, v) in enumerate(node.arms):
+                kw = "if" if j == 0 else "elif"
+                lines.append(f"{pad}{kw} {self.expr(gd, env)} is True:")
+                lines += self._count(v, env, var, ind + 1)
+            lines.append(f"{pad}else:")
+            if node.other is not None:
+                lines += self._count(node.other, env, var, ind + 1)
+            else:
+                err = EvalError("no CASE arm is true and there is no OTHER", node.span)
+                self.g.consts.append(err)
+                lines.append(f"{pad}    raise _k[{len(self.g.consts) - 1}]")
+            return lines
+        if isinstance(node, A.Let):
+            lenv, lazy = c.let_env(node, env)
+            return [f"{pad}e[{sl}] = _U" for sl in lazy] + self._count(node.body, lenv, var, ind)
+        if isinstance(node, A.OpApp) and not node.prefix and node.name == "=>" and len(node.args) == 2 \
+                and "=>" not in env.locals:
+            return ([f"{pad}if {self.expr(node.args[0], env)} is True:"] + self._count(node.args[1], env, var, ind + 1)
+                    + [f"{pad}else:", f"{pad}    {var} = 1"])
+        if isinstance(node, (A.OpApp, A.Name)) and not getattr(node, "prefix", ()):
+            args = node.args if isinstance(node, A.OpApp) else ()
+            if isinstance(node, A.OpApp) and node.name in c._BUILTIN_OPS and node.name not in env.locals:
+                raise _Abort  # cannot happen for a branching node; keep the closures if it does
+            b = c.resolve(node.name, env, node.span)
+            if args:
+                b = c._as_op(b)
+            if b[0] == "expr" and not args:
+                return self._count(b[1], b[2], var, ind)
+            if b[0] != "op":
+                raise _Abort
+            op = b[1]
+            if op.native is not None or op.recursive or op.body is None or len(args) != len(op.params):
+                raise _Abort
+            if not args and c.constant_level(node, env):
+                test = self.expr(node, env)
+                return [f"{pad}{var} = 1 if _truth({test}) else 0"]
+            binds = {}
+            lazy = []
+            for prm, a in zip(op.params, args):
+                bb = c._arg_binding(prm, a, env)
+                binds[prm.name] = bb
+                if bb[0] == "lazy":
+                    lazy.append(bb[1])
+            benv = (op.env or env.with_(locals={})).bind(binds)
+            return [f"{pad}e[{sl}] = _U" for sl in lazy] + self._count(op.body, benv, var, ind)
+        raise _Abort
 
     def _chain(self, args: list, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
         if not args:
