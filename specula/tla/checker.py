@@ -623,7 +623,8 @@ class _Plan:
 
     @staticmethod
     def build(model: Any, cfg: Any, limits: Limits) -> "_Plan":
-        invs = [(n, model.compile_state_predicate(n)) for n in (getattr(cfg, "invariants", None) or [])]
+        compile_inv = getattr(model, "compile_invariant", model.compile_state_predicate)
+        invs = [(n, compile_inv(n)) for n in (getattr(cfg, "invariants", None) or [])]
         cons = [(n, model.compile_state_predicate(n)) for n in (getattr(cfg, "constraints", None) or [])]
         acons = [(n, model.compile_action_predicate(n)) for n in (getattr(cfg, "action_constraints", None) or [])]
         init_props: list[tuple[str, Callable[[State], bool]]] = []

@@ -64,6 +64,9 @@ class _Unset:
 UNSET: Any = _Unset()
 _NODEPS: frozenset = frozenset()
 STATE, PRIME, IMPURE = "S", "P", "I"
+# natives whose value or effect is not a function of the state alone
+_IMPURE_NATIVES = frozenset({"TLCGet", "TLCSet", "RandomElement", "Print", "PrintT", "JavaTime",
+                             "IOExec", "IOExecTemplate", "IOEnv", "ndJsonDeserialize", "JsonDeserialize"})
 _FUNCDEF = "\x00funcdef:"  # hidden LET binding: the definition of a LET-defined function
 EXPR_FN = Callable[[Any, Any, list], Any]
 
@@ -1511,6 +1514,50 @@ class Compiler:
                         seen.add(id(b[1]))
                         todo.append((b[1], b[2]))
         return False
+
+    def state_vars(self, node: Any, env: Env) -> frozenset[int] | None:
+        """The state variables ``node`` reads (through the definitions it uses), or None when
+        that cannot be told statically (instance prefixes, ENABLED, primes, unknown bindings)."""
+        seen: set[int] = set()
+        out: set[int] = set()
+        todo: list[tuple[Any, Env]] = [(node, env)]
+        while todo:
+            n0, env0 = todo.pop()
+            for x in A.walk(n0):
+                if isinstance(x, (A.Prime, A.BoxAction, A.AngleAction, A.Fairness, A.TemporalQuant)):
+                    return None
+                if isinstance(x, A.OpApp) and (x.prefix or x.name in ("ENABLED", "UNCHANGED", "'")):
+                    return None
+                if not isinstance(x, (A.Name, A.OpApp)):
+                    continue
+                b = self._try_resolve(x.name, env0)
+                if b is None:
+                    continue
+                kind = b[0]
+                if kind == "var":
+                    out.add(b[1])
+                elif kind == "op":
+                    op = b[1]
+                    if op.native is not None and op.name in _IMPURE_NATIVES:
+                        return None
+                    if op.native is None and op.body is not None and id(op.body) not in seen:
+                        seen.add(id(op.body))
+                        todo.append((op.body, op.env or env0))
+                elif kind == "expr":
+                    if id(b[1]) not in seen:
+                        seen.add(id(b[1]))
+                        todo.append((b[1], b[2]))
+                elif kind == "func":
+                    if id(b[1]) not in seen:
+                        seen.add(id(b[1]))
+                        todo.append((b[1], b[2]))
+                elif kind == "lazy":
+                    deps = b[3]
+                    if STATE in deps or PRIME in deps or IMPURE in deps:
+                        return None
+                elif kind not in ("slot", "const"):
+                    return None
+        return frozenset(out)
 
     def _a_forall(self, node: A.Quant, env: Env, k: Callable) -> Callable:
         """``\\A x \\in S : A(x)`` with primes: the conjunction of A(x) over S, as TLC does."""

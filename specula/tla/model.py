@@ -336,6 +336,72 @@ class Model:
 
         return pred
 
+    def compile_invariant(self, name_or_expr: str) -> Callable[[State], bool]:
+        """An invariant as a state predicate whose top-level conjuncts that read one variable
+        remember the values of that variable they hold for (by identity: the checker interns
+        stored states, so an unchanged or recurring value is the same object). Most successors
+        change few variables, so most conjuncts of a TypeOK are not re-evaluated."""
+        node = self._expr_node(name_or_expr)
+        c = self.compiler
+        conjuncts: list[tuple[Any, Env]] = []
+        seen: set[int] = set()
+
+        def flatten(n: Any, env: Env) -> None:
+            if isinstance(n, A.And):
+                for a in n.args:
+                    flatten(a, env)
+                return
+            if isinstance(n, A.Name) or (isinstance(n, A.OpApp) and not n.args and not n.prefix):
+                b = c._try_resolve(n.name, env)
+                if b is not None and b[0] == "op" and b[1].native is None and b[1].body is not None \
+                        and not b[1].params and not b[1].recursive and id(b[1].body) not in seen:
+                    seen.add(id(b[1].body))
+                    flatten(b[1].body, b[1].env or env)
+                    return
+            conjuncts.append((n, env))
+
+        flatten(node, self.env)
+        whole = self.compile_state_predicate(name_or_expr)
+        if len(conjuncts) < 2:
+            return whole
+        parts: list[tuple[Callable, int]] = []
+        for n, env in conjuncts:
+            fn, _ = c.expr(n, env)
+            vs = c.state_vars(n, env)
+            parts.append((fn, next(iter(vs)) if vs is not None and len(vs) == 1 else -1))
+        if all(i < 0 for _, i in parts):
+            return whole
+        caches: list[dict] = [dict() for _ in parts]
+        e = c.frame
+        plan = [(fn, i, caches[j]) for j, (fn, i) in enumerate(parts)]
+
+        def pred(state: State) -> bool:
+            try:
+                for fn, i, cache in plan:
+                    if i >= 0:
+                        v = state[i]
+                        ent = cache.get(id(v))
+                        if ent is not None and ent is v:
+                            continue
+                        r = fn(state, None, e)
+                        if r is True:
+                            if len(cache) > 1_000_000:
+                                cache.clear()
+                            cache[id(v)] = v
+                            continue
+                    else:
+                        r = fn(state, None, e)
+                        if r is True:
+                            continue
+                    if r is False:
+                        return False
+                    return whole(state)  # not a boolean: the whole predicate reports it
+            except EvalError:
+                return whole(state)  # re-evaluated whole, for TLC's error location and order
+            return True
+
+        return pred
+
     def compile_action_predicate(self, name_or_expr: str) -> Callable[[State, State], bool]:
         node = self._expr_node(name_or_expr)
         fn, _ = self.compiler.expr(node, self.env)
