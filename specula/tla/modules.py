@@ -281,7 +281,7 @@ class _Loader:
             if old.kind == d.kind and old.kind in ("op", "func", "builtin-module-op") \
                     and (imported or old.module != d.module) and _same_definition(old.node, d.node):
                 return  # SANY tolerates a duplicate whose text is identical (it only warns)
-            if _recursive_placeholder(old) and d.kind in ("op", "func"):
+            if _recursive_placeholder(old) and d.kind in ("op", "func", "builtin-module-op"):
                 pass  # RECURSIVE F(_) followed by its definition
             elif old.kind == d.kind and d.kind in ("variable", "constant") and not imported:
                 where = span or _span_of(d)

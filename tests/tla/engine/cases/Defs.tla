@@ -1,5 +1,5 @@
 ---- MODULE Defs ----
-EXTENDS Naturals, Integers, Sequences, FiniteSets, TLC, FiniteSetsExt, Functions
+EXTENDS Naturals, Integers, Sequences, FiniteSets, TLC, FiniteSetsExt, Functions, UndirectedGraphs
 CONSTANTS m1, m2
 VARIABLE st
 f == <<1, 2>>
