@@ -6,8 +6,14 @@ recorded result (success / safety failure) and, where recorded, distinct and tot
 counts. Models with a temporal property specula cannot analyse ("not checked") are listed
 but left out of the rate; liveness failures are compared by verdict.
 
+The recorded results come from the Examples' own CI (a newer TLC and newer community modules
+than the TLC 2.18 here). Where specula does not agree and SPECULA_TLA2TOOLS is set, the model is
+also run with the local TLC: when that TLC rejects it too (an operator or module the recorded
+run had, e.g. ``TLCGet("-D...")`` or SVG's newer operators), the model is listed as ``tlc-env``
+and left out of the rate, with TLC's message.
+
     python benchmarks/perf/examples_vs_tlc.py [--examples /work/ext/examples] [--only SUBSTR]
-        [--timeout 120] [--json out.json]
+        [--timeout 120] [--json out.json] [--rerun-timeouts previous.json --timeout 600]
 """
 
 from __future__ import annotations
@@ -89,10 +95,31 @@ def agree(row: Row, res: dict) -> tuple[str, str]:
     return "agree", ""
 
 
-def run(examples: Path, only: str | None, timeout: float, out_json: Path | None, library: str = "") -> list[Row]:
+def local_tlc(tla: Path, cfg: Path) -> tuple[str, str] | None:
+    """The local TLC's verdict and first error line, when it cannot check the model as recorded."""
+    from checker_tlc import run_tlc, tlc_jar
+
+    if tlc_jar() is None:
+        return None
+    t = run_tlc(tla, cfg, timeout=300)
+    lines = [ln.strip() for ln in t.output.splitlines()]
+    msg = next((ln for ln in lines if ln.startswith(("Unknown operator", "Cannot find source file", "Error:"))
+                and "Parsing or semantic analysis failed" not in ln), "")
+    for i, ln in enumerate(lines):  # TLC explains an evaluation error a few lines below "Error:"
+        if ln.startswith("but it produced the following error:") and i + 1 < len(lines):
+            msg = lines[i + 1]
+    return t.verdict, msg
+
+
+def run(examples: Path, only: str | None, timeout: float, out_json: Path | None, library: str = "",
+        rerun: set[str] | None = None, previous: list[Row] | None = None) -> list[Row]:
     rows: list[Row] = []
+    kept = {r.model: r for r in previous or []}
     for tla, cfg, md in models(examples, only):
         rel = str(cfg.relative_to(examples / "specifications"))
+        if rerun is not None and rel not in rerun and rel in kept:
+            rows.append(kept[rel])
+            continue
         row = Row(rel, md["result"], md.get("distinctStates"), md.get("totalStates"))
         t = time.monotonic()
         try:
@@ -108,16 +135,22 @@ def run(examples: Path, only: str | None, timeout: float, out_json: Path | None,
         row.verdict = res.get("verdict", "")
         row.distinct, row.generated = res.get("distinct"), res.get("generated")
         row.status, row.note = agree(row, res)
+        if row.status in ("crash", "disagree"):
+            local = local_tlc(tla, cfg)
+            if local is not None and local[0] in ("error", "assumption", "unknown") and md["result"] != "error":
+                row.status, row.note = "tlc-env", f"local TLC 2.18 fails too: {local[1]}; specula: {row.note}"
         rows.append(row)
         print(f"{row.status:9} {row.model:60} TLC {row.tlc_result:15} {row.tlc_distinct!s:>8}/{row.tlc_total!s:<9} "
               f"specula {row.verdict:15} {row.distinct!s:>8}/{row.generated!s:<9} {row.seconds:6.1f}s {row.note[:120]}",
               flush=True)
         if out_json:
             out_json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
-    counted = [r for r in rows if r.status != "liveness"]
+    counted = [r for r in rows if r.status not in ("liveness", "tlc-env")]
     ok = sum(r.status == "agree" for r in counted)
-    print(f"\n{len(rows)} models; {len(rows) - len(counted)} with unanalysed temporal properties (not counted); "
-          f"agreement {ok}/{len(counted)} = {100 * ok / max(1, len(counted)):.1f}%")
+    env = sum(r.status == "tlc-env" for r in rows)
+    live = sum(r.status == "liveness" for r in rows)
+    print(f"\n{len(rows)} models; not counted: {live} with temporal properties unanalysed in the time limit, "
+          f"{env} the local TLC cannot check either; agreement {ok}/{len(counted)} = {100 * ok / max(1, len(counted)):.1f}%")
     by: dict[str, int] = {}
     for r in counted:
         by[r.status] = by.get(r.status, 0) + 1
@@ -132,8 +165,14 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--library", default="/work/ext/cmtla", help="community modules as TLA+ (TLC's -DTLA-Library)")
+    ap.add_argument("--rerun-timeouts", type=Path, default=None,
+                    help="a previous --json: keep its rows, run again only its timeouts and unfinished models")
     a = ap.parse_args()
-    run(a.examples, a.only, a.timeout, a.json, a.library)
+    previous = rerun = None
+    if a.rerun_timeouts:
+        previous = [Row(**r) for r in json.loads(a.rerun_timeouts.read_text())]
+        rerun = {r.model for r in previous if r.status == "timeout" or (r.status == "liveness" and r.verdict == "limit")}
+    run(a.examples, a.only, a.timeout, a.json, a.library, rerun, previous)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ from specula.tla.values import (
     is_set,
     make_fn,
     make_record,
+    least,
     ordered,
     quick_order,
     tla_eq,
@@ -128,6 +129,37 @@ class Env:
 
 # local binding kinds: ("slot", k) | ("lazy", k, fn, deps) | ("const", v) | ("expr", node, env)
 #                      | ("op", OpVal) | ("var", index)
+
+
+_STATE_ONLY = frozenset({STATE})
+
+
+def _per_state(fn: EXPR_FN) -> EXPR_FN:
+    """``fn`` (a definition that reads only the current state) evaluated once per state: the
+    last state and its value are kept (the reference keeps the state's id from being reused)."""
+    last: list = [None, None]
+
+    def once(s: Any, n: Any, e: list) -> Any:
+        if s is last[0] and s is not None:
+            return last[1]
+        v = fn(s, n, e)
+        last[0], last[1] = s, v
+        return v
+
+    return once
+
+
+def _sizeable(node: Any) -> bool:
+    """Worth remembering per state: builds a set, function or record, quantifies, chooses, or
+    calls operators (a few variable reads are cheaper to redo than to look up)."""
+    for x in A.walk(node):
+        if isinstance(x, (A.SetFilter, A.SetMap, A.FuncCons, A.Quant, A.Choose, A.Except, A.RecordCons,
+                          A.SetEnum, A.Let)):
+            return True
+        if isinstance(x, A.OpApp) and x.args and x.name not in ("=", "#", "/=", "/\\", "\\/", "~", "+", "-",
+                                                                  "<", ">", "<=", ">=", "=<", "\\in", "\\notin"):
+            return True
+    return False
 
 
 def _raiser(message: str, span: Any) -> EXPR_FN:
@@ -543,6 +575,8 @@ class Compiler:
             if hit is not None:
                 return hit
             res = self._inline(op, args, env, span)
+            if res[1] == _STATE_ONLY and _sizeable(op.body):
+                res = (_per_state(res[0]), res[1])
             self.def_cache[ck] = res
             return res
         return self._inline(op, args, env, span)
@@ -955,6 +989,28 @@ class Compiler:
         span = node.span
         get = self._bound_value_getter(node.bound, slots)
 
+        if not node.bound.tuple and len(slots) == 1:
+            k0 = slots[0]
+            dfn, dspan = binders[0][2], binders[0][3]
+
+            def choose1(s: Any, n: Any, e: list) -> Any:
+                try:
+                    els = list(enumerate_set(dfn(s, n, e)))
+                except ValueFault as exc:
+                    raise EvalError(str(exc), dspan) from None
+                if els:
+                    # most often the least element satisfies the condition (CHOOSE x \in S : TRUE)
+                    e[k0] = first = least(els)
+                    if body(s, n, e) is True:
+                        return first
+                    for v in ordered(els):
+                        e[k0] = v
+                        if body(s, n, e) is True:
+                            return v
+                raise EvalError("CHOOSE: no value satisfies the condition", span)
+
+            return self.fold(choose1, deps, node)
+
         def choose(s: Any, n: Any, e: list) -> Any:
             for _ in it(binders, s, n, e, True):
                 if body(s, n, e) is True:
@@ -1163,6 +1219,8 @@ class Compiler:
         res = self.fold(build, frozenset(deps), fd)
         if res[1] and not (res[1] - {IMPURE}):
             res = (res[0], frozenset(deps) | {STATE})
+        elif res[1] == _STATE_ONLY:
+            res = (_per_state(res[0]), res[1])
         if cacheable:
             self.def_cache[ck] = res
         return res

@@ -620,18 +620,39 @@ def sort_key(v: Any) -> tuple:
     return (6, len(v), tuple(sorted(sort_key(x) for x in v)))
 
 
+def _order_key(items: list) -> Any:
+    """A cheaper key than :func:`sort_key` giving the same order for common homogeneous sets
+    (None: the items compare directly), else sort_key."""
+    c = items[0].__class__
+    if c is int or c is str or c is ModelValue:
+        if all(x.__class__ is c for x in items):
+            return None
+    elif c is tuple:
+        # tuples of integers: TLC orders by length, then element by element
+        if all(x.__class__ is tuple for x in items) and all(y.__class__ is int for x in items for y in x):
+            return _len_then_tuple
+    return sort_key
+
+
+def _len_then_tuple(t: tuple) -> tuple:
+    return (len(t), t)
+
+
 def ordered(s: Iterable[Any]) -> list:
     """Elements of a set in TLC-like order (deterministic across runs)."""
     items = list(s)
     if len(items) < 2:
         return items
-    c = items[0].__class__
-    if c is int or c is str or c is ModelValue:
-        if all(x.__class__ is c for x in items):
-            items.sort()
-            return items
-    items.sort(key=sort_key)
+    items.sort(key=_order_key(items))
     return items
+
+
+def least(s: Iterable[Any]) -> Any:
+    """The first element of a non-empty set in TLC's order (what ``ordered(s)[0]`` is)."""
+    items = s if s.__class__ is list else list(s)
+    if len(items) < 2:
+        return items[0]
+    return min(items, key=_order_key(items))
 
 
 def quick_order(s: Iterable[Any]) -> Any:
