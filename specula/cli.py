@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -110,14 +110,18 @@ def check_cmd(
     max_depth: Optional[int] = typer.Option(None, "--max-depth", min=1, help="Do not explore beyond this depth."),
     max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="Stop after this many seconds."),
     no_deadlock: bool = typer.Option(False, "--no-deadlock", help="Do not report deadlocks (like TLC -deadlock)."),
+    lib: Optional[List[Path]] = typer.Option(
+        None, "--lib", "-I",
+        help="A folder of extra modules (repeatable; like TLC's -DTLA-Library; also SPECULA_TLA_LIBRARY, ':'-separated)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Model-check a TLA+ spec with specula's engine (TLC semantics) and print a TLC-like report."""
+    search = [*(lib or []), *(p for p in os.environ.get("SPECULA_TLA_LIBRARY", "").split(os.pathsep) if p)]
     if syntax:
         from specula.diagnostics import render_full
         from specula.tla.modules import check_syntax
 
-        rep = check_syntax(spec)
+        rep = check_syntax(spec, search)
         if json_out:
             _print_json(rep.to_dict())
         elif rep.ok:
@@ -132,7 +136,7 @@ def check_cmd(
     from specula.tla.checker import Limits, build_model, check
 
     cfg_path = config or spec.with_suffix(".cfg")
-    model, cfg = build_model(spec, cfg_path)
+    model, cfg = build_model(spec, cfg_path, [str(p) for p in search])
     deadlock = False if no_deadlock else None
     if simulate_:
         from specula.tla.simulate import simulate

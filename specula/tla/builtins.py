@@ -39,6 +39,7 @@ from specula.tla.values import (
     format_value,
     is_set,
     make_fn,
+    make_record,
     ordered,
     sort_key,
     tla_eq,
@@ -331,6 +332,7 @@ def _tlcget_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
     f, deps = c.expr(args[0], env)
     regs = c.tlc_registers
     level = c.tlc_level
+    config = c.tlc_config
 
     def tlcget(s: Any, n: Any, e: list) -> Any:
         k = f(s, n, e)
@@ -338,6 +340,9 @@ def _tlcget_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
             return level[0]
         if k.__class__ is str and k in ("diameter", "distinct", "queue", "duration", "generated"):
             return 0
+        if k == "config":  # the fields TLC 2.18 reports (seed and fingerprint as TLC prints them)
+            return make_record(sorted({"install": "specula", "mode": config["mode"], "deadlock": config["deadlock"],
+                                       "seed": "0", "fingerprint": "0", "worker": 1}.items()))
         if k in regs:
             return regs[k]
         raise EvalError(f"TLCGet({format_value(k)}): no such register", span)
@@ -363,6 +368,101 @@ def _io_env() -> Any:
     from specula.tla.values import make_record
 
     return make_record(sorted(os.environ.items()))
+
+
+def _json_path(x: Any) -> str:
+    if x.__class__ is not str:
+        raise ValueFault(f"a file name must be a string, found {format_value(x)}")
+    return x  # relative names are taken from the working directory, as TLC does
+
+
+def _json_value(obj: Any, where: str) -> Any:
+    """A decoded JSON value as TLA+: objects are records, arrays sequences (as TLC's Json)."""
+    from specula.tla.values import from_python
+
+    if obj is None or isinstance(obj, float):
+        raise ValueFault(f"{where}: JSON value {obj!r} has no TLA+ counterpart (null and non-integer numbers)")
+    if isinstance(obj, list):
+        return tuple(_json_value(x, where) for x in obj)
+    if isinstance(obj, dict):
+        return make_record(sorted((k, _json_value(v, where)) for k, v in obj.items()))
+    return from_python(obj)
+
+
+def _json_deserialize(name: Any) -> Any:
+    import json
+
+    path = _json_path(name)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return _json_value(json.load(fh), path)
+    except OSError as exc:
+        raise ValueFault(f"JsonDeserialize: cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueFault(f"JsonDeserialize: {path}:{exc.lineno}:{exc.colno}: {exc.msg}") from None
+
+
+def _ndjson_deserialize(name: Any) -> Any:
+    import json
+
+    path = _json_path(name)
+    out = []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for i, line in enumerate(fh, 1):
+                if line.strip():
+                    try:
+                        out.append(_json_value(json.loads(line), f"{path}:{i}"))
+                    except json.JSONDecodeError as exc:
+                        raise ValueFault(f"ndJsonDeserialize: {path}:{i}:{exc.colno}: {exc.msg}") from None
+    except OSError as exc:
+        raise ValueFault(f"ndJsonDeserialize: cannot read {path}: {exc.strerror}") from None
+    return tuple(out)
+
+
+def _to_json_obj(v: Any) -> Any:
+    if v.__class__ in (bool, int, str):
+        return v
+    if v.__class__ is tuple:
+        return [_to_json_obj(x) for x in v]
+    if v.__class__ is Fn and all(k.__class__ is str for k in v):
+        return {k: _to_json_obj(x) for k, x in v.items()}
+    if v.__class__ is Fn:
+        return [[_to_json_obj(k), _to_json_obj(x)] for k, x in v.items()]
+    if is_set(v):
+        return [_to_json_obj(x) for x in ordered(enumerate_set(v))]
+    return format_value(v)
+
+
+def _to_json(v: Any) -> str:
+    import json
+
+    return json.dumps(_to_json_obj(v), separators=(",", ":"))
+
+
+def _json_serialize(name: Any, v: Any) -> bool:
+    import json
+
+    path = _json_path(name)
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(_to_json_obj(v), fh)
+    except OSError as exc:
+        raise ValueFault(f"JsonSerialize: cannot write {path}: {exc.strerror}") from None
+    return True
+
+
+def _ndjson_serialize(name: Any, v: Any) -> bool:
+    import json
+
+    path = _json_path(name)
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            for x in _seq(v):
+                fh.write(json.dumps(_to_json_obj(x)) + "\n")
+    except OSError as exc:
+        raise ValueFault(f"ndJsonSerialize: cannot write {path}: {exc.strerror}") from None
+    return True
 
 
 def _atoi(x: Any) -> int:
@@ -444,6 +544,13 @@ NATIVES: dict[str, Native] = {
         _mk("Quantify", 2, lambda S, p: sum(1 for x in _set(S) if p(x) is True), (1,)),
         _mk("IOEnv", 0, _io_env),  # IOUtils: the process environment as a record (as TLC)
         _mk("atoi", 1, _atoi),
+        _mk("JsonDeserialize", 1, _json_deserialize),
+        _mk("ndJsonDeserialize", 1, _ndjson_deserialize),
+        _mk("JsonSerialize", 2, _json_serialize, impure=True),
+        _mk("ndJsonSerialize", 2, _ndjson_serialize, impure=True),
+        _mk("ToJson", 1, _to_json),
+        _mk("ToJsonArray", 1, _to_json),
+        _mk("ToJsonObject", 1, _to_json),
     ]
 }
 

@@ -351,6 +351,16 @@ def _cfg_of(model: Any, cfg: Any) -> Any:
     return getattr(model, "cfg", None)
 
 
+def set_tlc_config(model: Any, cfg: Any, check_deadlock: bool | None, mode: str) -> None:
+    """What ``TLCGet("config")`` reports while ``model`` is checked (mode, deadlock checking)."""
+    conf = getattr(getattr(model, "compiler", None), "tlc_config", None)
+    if conf is None:
+        return
+    if check_deadlock is None:
+        check_deadlock = bool(getattr(cfg, "check_deadlock", True)) if cfg is not None else True
+    conf["mode"], conf["deadlock"] = mode, bool(check_deadlock)
+
+
 def check(
     model: Any,
     limits: Limits | None = None,
@@ -370,6 +380,7 @@ def check(
     variables = tuple(getattr(model, "variables", ()))
     result = CheckResult(verdict="ok", coverage=coverage, variables=variables)
 
+    set_tlc_config(model, cfg, limits.check_deadlock, "bfs")
     # ---- ASSUME ------------------------------------------------------------------------------
     try:
         diags = list(model.check_assumes()) if hasattr(model, "check_assumes") else []

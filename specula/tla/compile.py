@@ -208,6 +208,8 @@ class Compiler:
         self.rec_cache: dict = {}
         self.tlc_registers: dict = {}
         self.tlc_level = [0]
+        # TLCGet("config"): how the model is being checked (set by the checker and simulator)
+        self.tlc_config: dict = {"mode": "bfs", "deadlock": True}
         self.probe: Any = None  # step.Probe while compiling diagnostic actions (check_step)
         self._EXPR = {
             A.Name: self._name, A.OpApp: self._opapp, A.Number: self._number, A.String: self._string,

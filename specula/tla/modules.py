@@ -2,7 +2,8 @@
 parameterized instances, LOCAL, nested modules, and the module search path.
 
 ``load(path, search_path=())`` parses the root module and every module it depends on (the spec's
-folder first, then ``search_path``, then specula's own standard library in ``stdlib/``), builds
+folder first, then ``search_path``, then specula's own standard library in ``stdlib/``; modules specula
+implements come from its library before ``search_path``), builds
 one ``Scope`` per (possibly instantiated) module, runs the semantic checks, and returns a
 ``Spec``. Every problem is a ``Diagnostic``; all of them are raised together as ``SpecError``.
 """
@@ -168,7 +169,11 @@ class _Loader:
     def find(self, name: str, span: ast.Span | None) -> ast.Module | None:
         if name in self.modules:
             return self.modules[name]
-        for d in self.dirs:
+        # a module specula implements (natively where TLC has Java overrides) is taken from the
+        # spec's folder or else from specula's library, before the extra library folders (whose
+        # text of e.g. Json or IOUtils cannot be evaluated without TLC's overrides)
+        dirs = self.dirs[:1] if name in STANDARD_MODULES else self.dirs
+        for d in dirs:
             path = d / f"{name}.tla"
             if path.is_file():
                 try:

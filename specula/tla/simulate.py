@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from specula.errors import EvalError
-from specula.tla.checker import ActionCoverage, Limits, _cfg_of, _key_function, _Plan
+from specula.tla.checker import ActionCoverage, Limits, _cfg_of, _key_function, _Plan, set_tlc_config
 
 __all__ = ["SimError", "SimResult", "simulate"]
 
@@ -90,6 +90,7 @@ def simulate(
     labels = [c.label for c in coverage]
     variables = tuple(getattr(model, "variables", ()))
     res = SimResult(seed=seed, coverage=coverage, variables=variables)
+    set_tlc_config(model, cfg, check_deadlock, "simulate")
     try:
         plan = _Plan.build(model, cfg, Limits(check_deadlock=check_deadlock))
         diags = list(model.check_assumes()) if hasattr(model, "check_assumes") else []
