@@ -162,6 +162,14 @@ def _sizeable(node: Any) -> bool:
     return False
 
 
+def _same_types(a: tuple, b: tuple) -> bool:
+    """Top-level argument classes agree (Python's ``1 == True`` must not share a memo entry)."""
+    for x, y in zip(a, b):
+        if x.__class__ is not y.__class__:
+            return False
+    return True
+
+
 def _raiser(message: str, span: Any) -> EXPR_FN:
     """A closure failing at run time (TLC reports such problems only when evaluated)."""
 
@@ -640,6 +648,10 @@ class Compiler:
             # every slot the body uses (parameters, LET values, bound names) is saved and
             # restored around a call: a recursive call must not clobber its caller's frame
             entry["range"] = (lo, self.nslots)
+            # a body that reads no variable (and no operator argument) is a function of its
+            # arguments: results are remembered across calls and states
+            if not env.primed and not any(opargs) and self.state_vars(op.body, benv) == frozenset():
+                entry["memo"] = {}
         slots = [k for k in entry["slots"] if k >= 0]
         argfns = []
         deps = {STATE}
@@ -650,6 +662,7 @@ class Compiler:
                 deps |= d
         holder = entry
         name = op.name
+        memo = entry.get("memo")
 
         def call(s: Any, n: Any, e: list) -> Any:
             vals = [f(s, n, e) for f in argfns]
@@ -664,7 +677,33 @@ class Compiler:
             finally:
                 e[lo:hi] = saved
 
-        return call, frozenset(deps)
+        if memo is None:
+            return call, frozenset(deps)
+
+        def call_memo(s: Any, n: Any, e: list) -> Any:
+            key = tuple([f(s, n, e) for f in argfns])
+            try:
+                hit = memo.get(key, memo)
+            except TypeError:  # an argument without a hash (e.g. an infinite lazy function)
+                return call(s, n, e)
+            if hit is not memo and _same_types(key, hit[0]):
+                return hit[1]
+            lo, hi = holder["range"]
+            saved = e[lo:hi]
+            for k, v in zip(slots, key):
+                e[k] = v
+            try:
+                r = holder["fn"](s, n, e)
+            except RecursionError:
+                raise EvalError(f"recursion too deep in operator {name}", span) from None
+            finally:
+                e[lo:hi] = saved
+            if len(memo) > 100_000:
+                memo.clear()
+            memo[key] = (key, r)
+            return r
+
+        return call_memo, frozenset(deps)
 
     def _apply_native(self, nat: Any, args: tuple, env: Env, span: Any) -> tuple:
         if nat.arity >= 0 and len(args) != nat.arity:
@@ -1602,7 +1641,11 @@ class Compiler:
                         return None
                     if op.native is None and op.body is not None and id(op.body) not in seen:
                         seen.add(id(op.body))
-                        todo.append((op.body, op.env or env0))
+                        # parameters shadow variables of the same name
+                        oenv = op.env or env0
+                        if op.params:
+                            oenv = oenv.bind({p.name: ("slot", -1) for p in op.params})
+                        todo.append((op.body, oenv))
                 elif kind == "expr":
                     if id(b[1]) not in seen:
                         seen.add(id(b[1]))

@@ -362,22 +362,21 @@ class Model:
 
         flatten(node, self.env)
         whole = self.compile_state_predicate(name_or_expr)
-        if len(conjuncts) < 2:
-            return whole
-        parts: list[tuple[Callable, int]] = []
+        parts: list[tuple[Callable, tuple[int, ...] | None]] = []
         for n, env in conjuncts:
             fn, _ = c.expr(n, env)
             vs = c.state_vars(n, env)
-            parts.append((fn, next(iter(vs)) if vs is not None and len(vs) == 1 else -1))
-        if all(i < 0 for _, i in parts):
+            parts.append((fn, tuple(sorted(vs)) if vs and len(vs) <= 4 else None))
+        if all(ix is None for _, ix in parts):
             return whole
-        caches: list[dict] = [dict() for _ in parts]
         e = c.frame
-        plan = [(fn, i, caches[j]) for j, (fn, i) in enumerate(parts)]
+        # (fn, variable index or -1, variable indices of a multi-variable conjunct, its cache)
+        plan = [(fn, ix[0] if ix is not None and len(ix) == 1 else -1,
+                 ix if ix is not None and len(ix) > 1 else None, {}) for fn, ix in parts]
 
         def pred(state: State) -> bool:
             try:
-                for fn, i, cache in plan:
+                for fn, i, ix, cache in plan:
                     if i >= 0:
                         v = state[i]
                         ent = cache.get(id(v))
@@ -388,6 +387,18 @@ class Model:
                             if len(cache) > 1_000_000:
                                 cache.clear()
                             cache[id(v)] = v
+                            continue
+                    elif ix is not None:
+                        vals = tuple([state[j] for j in ix])
+                        k = tuple(map(id, vals))
+                        ent = cache.get(k)
+                        if ent is not None and all(a is b for a, b in zip(ent, vals)):
+                            continue
+                        r = fn(state, None, e)
+                        if r is True:
+                            if len(cache) > 1_000_000:
+                                cache.clear()
+                            cache[k] = vals
                             continue
                     else:
                         r = fn(state, None, e)
