@@ -162,6 +162,18 @@ def _sizeable(node: Any) -> bool:
     return False
 
 
+_SIZED = (Powerset, FuncSet, RecordSet, Product)
+
+
+def _large(d: Any) -> bool:
+    """A finite lazy set too large to enumerate just to test membership (its size is cheap to
+    compute for SUBSET, [S -> T], [a : S] and products)."""
+    try:
+        return isinstance(d, _SIZED) and len(d) > 20_000
+    except (ValueFault, TypeError, OverflowError):
+        return False
+
+
 def _same_types(a: tuple, b: tuple) -> bool:
     """Top-level argument classes agree (Python's ``1 == True`` must not share a memo entry)."""
     for x, y in zip(a, b):
@@ -1086,7 +1098,9 @@ class Compiler:
 
         def filt(s: Any, n: Any, e: list) -> Any:
             d = dfn(s, n, e)
-            if isinstance(d, LazySet) and not d.finite:
+            if isinstance(d, LazySet) and (not d.finite or _large(d)):
+                # lazy, as TLC: membership tests the predicate on one value; enumerating
+                # happens only if something needs the elements
                 e2 = list(e)
 
                 def p(x: Any) -> bool:

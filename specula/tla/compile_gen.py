@@ -659,8 +659,8 @@ class Generator:
         if r is None:
             return None
         (dsrc, ddeps, dsize), k, benv = r
-        if _may_be_infinite(node.bound.domain):
-            return None
+        if _may_be_infinite(node.bound.domain) or _may_be_large(node.bound.domain):
+            return None  # the closure compiler keeps such filters lazy
         p = self.sub(node.pred, benv)
         test = p[0] if _is_boolish(node.pred) else f"_truth({p[0]})"
         src = f"_frozenset([e[{k}] for e[{k}] in _en({dsrc}) if {test}])"
@@ -740,6 +740,16 @@ def _small(node: Any) -> bool:
     nodes = list(A.walk(node))
     return len(nodes) <= 4 and all(isinstance(x, (A.Name, A.Number, A.String, A.FieldAccess, A.FuncApp))
                                    for x in nodes)
+
+
+def _may_be_large(node: Any) -> bool:
+    """SUBSET, function and record sets or products: possibly too large to enumerate."""
+    for x in A.walk(node):
+        if isinstance(x, (A.FuncSet, A.RecordSet)):
+            return True
+        if isinstance(x, A.OpApp) and x.name in ("SUBSET", "\\X", "\\times"):
+            return True
+    return False
 
 
 def _may_be_infinite(node: Any) -> bool:
