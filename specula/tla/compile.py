@@ -245,7 +245,7 @@ class Compiler:
         self._ACTION = {
             A.And: self._a_and, A.Or: self._a_or, A.Quant: self._a_quant, A.If: self._a_if,
             A.Case: self._a_case, A.Let: self._a_let, A.OpApp: self._a_opapp, A.Name: self._a_name,
-            A.Bool: self._a_bool, A.BoxAction: self._a_box, A.FuncApp: self._a_funcapp,
+            A.Bool: self._a_bool, A.BoxAction: self._a_box, A.AngleAction: self._a_angle, A.FuncApp: self._a_funcapp,
         }
         self._BUILTIN_OPS = B.operator_table(self)
         self.gen: Any = None
@@ -1841,6 +1841,11 @@ class Compiler:
 
     def _a_box(self, node: A.BoxAction, env: Env, k: Callable) -> Callable:
         return self._a_or(A.Or((node.action, A.OpApp("UNCHANGED", (node.sub,), span=node.span)), span=node.span), env, k)
+
+    def _a_angle(self, node: A.AngleAction, env: Env, k: Callable) -> Callable:
+        """``<<A>>_v`` as an action: A, then the guard that v changes."""
+        changed = A.OpApp("~", (A.OpApp("UNCHANGED", (node.sub,), span=node.span),), span=node.span)
+        return self._a_and(A.And((node.action, changed), span=node.span), env, k)
 
     def _target_var(self, node: Any, env: Env) -> int | None:
         """The state variable an assignment writes: ``x'`` (or ``x`` in Init)."""
