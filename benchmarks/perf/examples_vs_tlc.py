@@ -13,7 +13,7 @@ run had, e.g. ``TLCGet("-D...")`` or SVG's newer operators), the model is listed
 and left out of the rate, with TLC's message.
 
     python benchmarks/perf/examples_vs_tlc.py [--examples /work/ext/examples] [--only SUBSTR]
-        [--timeout 120] [--json out.json] [--rerun-timeouts previous.json --timeout 600]
+        [--timeout 120] [--json out.json] [--rerun previous.json --timeout 600]
 """
 
 from __future__ import annotations
@@ -165,13 +165,14 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--library", default="/work/ext/cmtla", help="community modules as TLA+ (TLC's -DTLA-Library)")
-    ap.add_argument("--rerun-timeouts", type=Path, default=None,
-                    help="a previous --json: keep its rows, run again only its timeouts and unfinished models")
+    ap.add_argument("--rerun", type=Path, default=None,
+                    help="a previous --json: keep its agreeing rows, run the others again")
     a = ap.parse_args()
     previous = rerun = None
-    if a.rerun_timeouts:
-        previous = [Row(**r) for r in json.loads(a.rerun_timeouts.read_text())]
-        rerun = {r.model for r in previous if r.status == "timeout" or (r.status == "liveness" and r.verdict == "limit")}
+    if a.rerun:
+        previous = [Row(**r) for r in json.loads(a.rerun.read_text())]
+        rerun = {r.model for r in previous if r.status != "agree"
+                 and not (r.status == "liveness" and r.verdict != "limit")}
     run(a.examples, a.only, a.timeout, a.json, a.library, rerun, previous)
 
 

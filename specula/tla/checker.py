@@ -831,15 +831,19 @@ class _Search:
                             else:
                                 in_model = True
                             if in_model:
-                                k = succ if ident else key(succ)
+                                if ident:
+                                    k = succ
+                                else:
+                                    # pooled values make the symmetry/VIEW memo lookups hit by identity
+                                    succ = intern(succ)
+                                    k = key(succ)
                                 didx = seen.get(k)
                                 if didx is not None:
                                     new = False
                                 else:
                                     new = True
-                                    succ = intern(succ)
                                     if ident:
-                                        k = succ
+                                        succ = k = intern(succ)
                                     didx = idx = len(keys)
                                     seen[k] = idx
                                     keys.append(k)
