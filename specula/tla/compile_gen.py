@@ -819,7 +819,9 @@ class ActionGenerator:
         self.ntmp = 0
 
     def build(self, node: Any, env: "Env", nvars: int, var_names: tuple, out: list, idx: int,
-              name: str, span: Any, slow: Callable) -> Callable | None:
+              name: str, span: Any, slow: Callable, init: bool = False) -> Callable | None:
+        """The generated successor function of one action (``init``: of the initial predicate,
+        whose states are appended without an action index)."""
         if self.g is None:
             return None
         self.lines = 0
@@ -832,9 +834,12 @@ class ActionGenerator:
             pad = "    " * ind
             missing = [i for i in range(nvars) if i not in assigned]
             if missing:
-                exc = Unassigned(f"action {name} does not assign a value to variable {var_names[missing[0]]}'", span)
-                g.consts.append(exc)
+                what = (f"the initial predicate does not assign a value to variable {var_names[missing[0]]}" if init
+                        else f"action {name} does not assign a value to variable {var_names[missing[0]]}'")
+                g.consts.append(Unassigned(what, span))
                 return [f"{pad}raise _k[{len(g.consts) - 1}]"]
+            if init:
+                return [f"{pad}_out[0].append(tuple(n))"]
             return [f"{pad}_out[0].append(({idx}, tuple(n)))"]
 
         try:
@@ -889,7 +894,12 @@ class ActionGenerator:
             if node.kind != "E":
                 from specula.tla.compile import PRIME
 
-                if PRIME in c.expr(node, env)[1]:
+                if env.init:
+                    # in Init, variables read are assigned earlier on this path (else it assigns)
+                    vs = c.state_vars(node, env)
+                    if vs is None or not vs <= assigned:
+                        raise _Abort
+                elif PRIME in c.expr(node, env)[1]:
                     raise _Abort  # \A over actions: conjunction over the elements (closures)
                 if not node.bounds[0].tuple and c.may_branch(node.body, env):
                     # state-level, but TLC takes each element's body as an action: every way it
@@ -944,6 +954,8 @@ class ActionGenerator:
                 return self._inline(b[1], (), env, assigned, k, ind, node)
             if b[0] == "expr":
                 benv = b[2].with_(primed=True) if env.primed else b[2]
+                if env.init and not benv.init:
+                    benv = benv.with_(init=True)
                 return self.act(b[1], benv, assigned, k, ind)
             return self._guard(node, env, assigned, k, ind)
         if isinstance(node, (A.AngleAction, A.Prime)):
@@ -1035,12 +1047,13 @@ class ActionGenerator:
         if isinstance(node, (A.OpApp, A.Name)) and not getattr(node, "prefix", ()):
             args = node.args if isinstance(node, A.OpApp) else ()
             if isinstance(node, A.OpApp) and node.name in c._BUILTIN_OPS and node.name not in env.locals:
-                raise _Abort  # cannot happen for a branching node; keep the closures if it does
+                return self._count_guard(node, env, var, ind)  # e.g. ~, <=>: the operands are values
             b = c.resolve(node.name, env, node.span)
             if args:
                 b = c._as_op(b)
             if b[0] == "expr" and not args:
-                return self._count(b[1], b[2], var, ind)
+                benv = b[2].with_(init=True) if env.init and not b[2].init else b[2]
+                return self._count(b[1], benv, var, ind)
             if b[0] != "op":
                 raise _Abort
             op = b[1]
@@ -1057,8 +1070,16 @@ class ActionGenerator:
                 if bb[0] == "lazy":
                     lazy.append(bb[1])
             benv = (op.env or env.with_(locals={})).bind(binds)
+            if env.init and not benv.init:
+                benv = benv.with_(init=True)
             return [f"{pad}e[{sl}] = _U" for sl in lazy] + self._count(op.body, benv, var, ind)
         raise _Abort
+
+    def _count_guard(self, node: Any, env: "Env", var: str, ind: int) -> list[str]:
+        test = self.expr(node, env)
+        if not _is_boolish(node):
+            test = f"_truth({test})"
+        return [f"{'    ' * ind}{var} = 1 if {test} else 0"]
 
     def _chain(self, args: list, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
         if not args:
@@ -1091,6 +1112,8 @@ class ActionGenerator:
         benv = (op.env or env.with_(locals={})).bind(binds)
         if env.primed and not benv.primed:
             benv = benv.with_(primed=True)
+        if env.init and not benv.init:
+            benv = benv.with_(init=True)
         pad = "    " * ind
         return [f"{pad}e[{s}] = _U" for s in lazy] + self.act(op.body, benv, assigned, k, ind)
 
@@ -1150,6 +1173,8 @@ class ActionGenerator:
             return self._inline(op, node.args, env, assigned, k, ind, node)
         if b[0] == "expr" and not node.args:
             benv = b[2].with_(primed=True) if env.primed else b[2]
+            if env.init and not benv.init:
+                benv = benv.with_(init=True)
             return self.act(b[1], benv, assigned, k, ind)
         return self._guard(node, env, assigned, k, ind)
 

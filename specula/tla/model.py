@@ -141,7 +141,15 @@ class Model:
                     raise Unassigned(f"the initial predicate does not assign a value to variable {names[i]}", span)
             out[0].append(tuple(n))
 
-        self._init_run = self.compiler.action(self.init_name, self.env.with_(init=True), fin)
+        ienv = self.env.with_(init=True)
+        run = self.compiler.action(self.init_name, ienv, fin)
+        fast = None
+        if self.compiler.gen is not None:
+            from specula.tla.compile_gen import ActionGenerator
+
+            fast = ActionGenerator(self.compiler).build(self.init_name, ienv, nv, names, out, -1, "Init", span, run,
+                                                        init=True)
+        self._init_run = fast or run
 
     def _compile_next(self) -> None:
         leaves: list = []
