@@ -453,7 +453,20 @@ def load(path: str | Path, search_path: Iterable[str | Path] = ()) -> Spec:
         text = p.read_text(encoding="utf-8-sig", errors="replace")
     except OSError as exc:
         raise InputError(f"cannot read spec: {exc.strerror or exc}", str(path)) from None
+    _check_root_name(text, p)
     return load_text(text, str(path), search_path, root_dir=p.resolve().parent)
+
+
+def _check_root_name(text: str, p: Path) -> None:
+    """SANY refuses a file whose top-level module is named differently (E206)."""
+    if p.suffix != ".tla":
+        return
+    module = _parse_cached(text, str(p))[0]
+    if module.name and module.name != p.stem:
+        sp = module.span
+        raise SpecError([Diagnostic(
+            "error", "E206", f"file name '{p.stem}' does not match the name '{module.name}' of the module it contains",
+            str(p), sp.line, sp.col, sp.line, sp.col, f"rename the file to {module.name}.tla or the module to {p.stem}")])
 
 
 def load_text(text: str, file: str = "<spec>", search_path: Iterable[str | Path] = (),
@@ -498,6 +511,7 @@ def check_syntax(path: str | Path, search_path: Iterable[str | Path] = ()) -> Sy
     except OSError as exc:
         raise InputError(f"cannot read spec: {exc.strerror or exc}", str(path)) from None
     try:
+        _check_root_name(text, p)
         spec = load_text(text, str(path), search_path, root_dir=p.resolve().parent)
     except SpecError as exc:
         diags = sorted(exc.diagnostics(), key=lambda d: (d.file != str(path), d.file or "", d.line or 0, d.col or 0))

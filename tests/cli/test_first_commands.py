@@ -62,7 +62,8 @@ def test_validate_a_bundled_system(capsys, tmp_path, monkeypatch):
 def test_validate_a_mutant_points_at_the_failing_action(capsys, tmp_path):
     """What a person acts on: which action fails and an example window (file:line)."""
     for f in ("TryLockBlocks.tla",):
-        (tmp_path / "spin.tla").write_text((SPIN / "mutants" / f).read_text(encoding="utf-8"), encoding="utf-8")
+        text = (SPIN / "mutants" / f).read_text(encoding="utf-8")  # the module is named after the file
+        (tmp_path / "spin.tla").write_text(text.replace(f"MODULE {f[:-4]}", "MODULE spin", 1), encoding="utf-8")
     (tmp_path / "spin.cfg").write_text((SPIN / "ref" / "spin.cfg").read_text(encoding="utf-8"), encoding="utf-8")
     rc, out, _ = run(capsys, "validate", tmp_path / "spin.tla", "--traces", SPIN / "traces")
     assert rc == 1
