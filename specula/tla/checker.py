@@ -351,6 +351,21 @@ def _cfg_of(model: Any, cfg: Any) -> Any:
     return getattr(model, "cfg", None)
 
 
+def _trace_labels(model: Any, labels: list[str]) -> list[str]:
+    """Labels of error-trace steps: the action's name, or, for actions that share a name (the
+    unnamed disjuncts of Next), TLC's ``Next line L, col C to line L2, col C2 of module M``."""
+    infos = list(getattr(model, "actions", []) or [])
+    out = list(labels)
+    for i, lab in enumerate(labels):
+        sp = getattr(infos[i], "span", None) if i < len(infos) else None
+        if labels.count(lab) > 1 and sp is not None and getattr(sp, "line", 0):
+            from pathlib import Path
+
+            out[i] = (f"{lab} line {sp.line}, col {sp.col} to line {sp.end_line}, col {sp.end_col - 1} "
+                      f"of module {Path(getattr(sp, 'file', '') or 'spec').stem}")
+    return out
+
+
 def set_tlc_config(model: Any, cfg: Any, check_deadlock: bool | None, mode: str) -> None:
     """What ``TLCGet("config")`` reports while ``model`` is checked (mode, deadlock checking)."""
     conf = getattr(getattr(model, "compiler", None), "tlc_config", None)
@@ -927,7 +942,7 @@ class _Search:
             i = self.parent[i]
         chain.reverse()
         out: list[tuple[str | None, State]] = []
-        labels = [c.label for c in self.coverage]
+        labels = _trace_labels(self.model, [c.label for c in self.coverage])
         if chain:
             key = self.key
             target = self.keys[chain[0]]
