@@ -333,13 +333,16 @@ def _tlcget_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
     regs = c.tlc_registers
     level = c.tlc_level
     config = c.tlc_config
+    stats = c.tlc_stats
 
     def tlcget(s: Any, n: Any, e: list) -> Any:
         k = f(s, n, e)
         if k == "level":
             return level[0]
         if k.__class__ is str and k in ("diameter", "distinct", "queue", "duration", "generated"):
-            return 0
+            return stats[k]
+        if k == "stats":  # final figures once the search is complete (read by POSTCONDITION)
+            return make_record(sorted(stats.items()))
         if k == "config":  # the fields TLC 2.18 reports (seed and fingerprint as TLC prints them)
             return make_record(sorted({"install": "specula", "mode": config["mode"], "deadlock": config["deadlock"],
                                        "seed": "0", "fingerprint": "0", "worker": 1}.items()))

@@ -485,7 +485,27 @@ def check(
     result.queue_left = search.queue_left
     result.init_states = search.init_count
     result.elapsed = time.monotonic() - t0
+    post = getattr(cfg, "postcondition", None)
+    if post and result.verdict == "ok":
+        _postcondition(model, post, result)
     return result
+
+
+def _postcondition(model: Any, name: str, result: CheckResult) -> None:
+    """TLC evaluates POSTCONDITION once the search is complete, with ``TLCGet("stats")``
+    describing it; FALSE is reported like a false assumption (TLC exits with code 10)."""
+    stats = getattr(getattr(model, "compiler", None), "tlc_stats", None)
+    if stats is not None:
+        stats.update(diameter=result.depth, distinct=result.distinct, generated=result.generated,
+                     initial=result.init_states, queue=result.queue_left, duration=int(result.elapsed))
+    try:
+        v = model.evaluate(name) if hasattr(model, "evaluate") else True
+    except EvalError as exc:
+        result.verdict, result.message, result.span = "error", f"evaluating the postcondition {name}: {exc}", exc.span
+        return
+    if v is not True:
+        result.verdict, result.violated = "assumption", name
+        result.message = f"Postcondition {name} is violated." if v is False else f"Postcondition {name} is not a boolean."
 
 
 def _liveness(

@@ -230,6 +230,9 @@ class Compiler:
         self.tlc_level = [0]
         # TLCGet("config"): how the model is being checked (set by the checker and simulator)
         self.tlc_config: dict = {"mode": "bfs", "deadlock": True}
+        # TLCGet("stats"): filled in by the checker when the search is complete (POSTCONDITION)
+        self.tlc_stats: dict = {"diameter": 0, "distinct": 0, "generated": 0, "initial": 0, "queue": 0,
+                                "duration": 0, "worker": 0}
         self.probe: Any = None  # step.Probe while compiling diagnostic actions (check_step)
         self._EXPR = {
             A.Name: self._name, A.OpApp: self._opapp, A.Number: self._number, A.String: self._string,

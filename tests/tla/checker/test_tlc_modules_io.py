@@ -65,3 +65,20 @@ def test_check_lib_option_finds_modules_in_extra_folders(tmp_path, capsys):
     assert "cannot find module 'Helpers'" in capsys.readouterr().err
     assert main(["check", str(spec), "--lib", str(lib)]) == 0
     assert "No error has been found" in capsys.readouterr().out
+
+
+def test_postcondition_reads_final_stats(tmp_path):
+    """TLC evaluates POSTCONDITION after a complete search; TLCGet("stats") then holds its
+    figures (TLC 2.18 prints diameter 4, 4 distinct, 4 generated, 1 initial here)."""
+    body = """EXTENDS Naturals, TLC
+VARIABLE x
+Init == x = 0
+Next == x < 3 /\\ x' = x + 1
+Post == LET st == TLCGet("stats") IN
+        st.diameter = 4 /\\ st.distinct = 4 /\\ st.generated = 4 /\\ st.initial = 1 /\\ st.queue = 0
+Wrong == TLCGet("stats").diameter = 2"""
+    spec = _spec(tmp_path, "P", body, "INIT Init\nNEXT Next\nPOSTCONDITION Post\nCHECK_DEADLOCK FALSE\n")
+    assert check_spec(spec).verdict == "ok"
+    (tmp_path / "P.cfg").write_text("INIT Init\nNEXT Next\nPOSTCONDITION Wrong\nCHECK_DEADLOCK FALSE\n")
+    r = check_spec(spec)
+    assert r.verdict == "assumption" and r.violated == "Wrong"
