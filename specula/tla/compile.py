@@ -27,6 +27,7 @@ from specula.tla import builtins as B
 from specula.tla.values import (
     Fn,
     FilterSet,
+    fn_set1,
     FuncSet,
     Interval,
     LazyFn,
@@ -1329,6 +1330,7 @@ class Compiler:
         def rec(s: Any, n: Any, e: list) -> Any:
             r = Fn()
             dict.update(r, zip(names, [f(s, n, e) for f in fns]))
+            r._h = None
             return r
 
         return self.fold(rec, deps, node)
@@ -1415,10 +1417,7 @@ class Compiler:
                 lst = list(f)
                 lst[k - 1] = new
                 return tuple(lst)
-            r = Fn()
-            dict.update(r, f)
-            dict.__setitem__(r, k, new)
-            return r
+            return fn_set1(f, k, new)
 
         def exc(s: Any, n: Any, e: list) -> Any:
             f = base(s, n, e)

@@ -30,6 +30,7 @@ from specula.tla.values import (
     apply_fn,
     domain,
     enumerate_set,
+    fn_set1,
     format_value,
     make_fn,
     tla_eq,
@@ -167,10 +168,7 @@ def _set1(f: Any, k: Any, v: Any) -> Any:
     c = f.__class__
     if c is Fn:
         if k in f:
-            r = Fn()
-            dict.update(r, f)
-            dict.__setitem__(r, k, v)
-            return r
+            return fn_set1(f, k, v)
         return f
     if c is tuple:
         if k.__class__ is int and 0 < k <= len(f):
@@ -221,6 +219,7 @@ def _st(e: list, k: int, v: Any) -> Any:
 def _rec(names: tuple, vals: tuple) -> Fn:
     r = Fn()
     dict.update(r, zip(names, vals))
+    r._h = None
     return r
 
 

@@ -691,6 +691,7 @@ def _perm_group(gens: list) -> list:
     for d in group.values():
         f = Fn()
         dict.update(f, d)
+        f._h = None
         out.append(f)
     return out
 

@@ -22,6 +22,8 @@ import hashlib
 import itertools
 import json
 import struct
+from functools import reduce as _reduce
+from operator import xor as _xor
 from typing import Any, Callable, Iterable, Iterator
 
 __all__ = [
@@ -101,18 +103,24 @@ class ModelValue(tuple):
         return f"ModelValue({self[1]!r})"
 
 
+_FN_SEED = 0x5F3759DF
+
+
 class Fn(dict):
     """An immutable TLA+ function that is not a sequence (records are Fns over strings)."""
 
     __slots__ = ("_h",)
 
     def __hash__(self) -> int:  # type: ignore[override]
+        # the XOR of the items' hashes (no allocation; EXCEPT updates it in O(1), see fn_set1).
+        # Creators set _h = None; a missing slot is computed too.
         try:
-            return self._h
+            h = self._h
         except AttributeError:
-            h = hash(frozenset(self.items())) ^ 0x5F3759DF
-            self._h = h
-            return h
+            h = None
+        if h is None:
+            h = self._h = _reduce(_xor, map(hash, self.items()), _FN_SEED)
+        return h
 
     def _ro(self, *a: object, **k: object) -> None:
         raise TypeError("TLA+ functions are immutable")
@@ -121,6 +129,19 @@ class Fn(dict):
 
     def __repr__(self) -> str:
         return f"Fn({dict.__repr__(self)})"
+
+
+def fn_set1(f: "Fn", k: Any, v: Any) -> "Fn":
+    """``[f EXCEPT ![k] = v]`` for a key of f's domain: a copy with its hash updated from f's."""
+    r = Fn()
+    dict.update(r, f)
+    dict.__setitem__(r, k, v)
+    try:
+        h = f._h
+    except AttributeError:
+        h = None
+    r._h = None if h is None else h ^ hash((k, dict.__getitem__(f, k))) ^ hash((k, v))
+    return r
 
 
 def make_fn(d: dict) -> "tuple | Fn":
@@ -139,12 +160,14 @@ def make_fn(d: dict) -> "tuple | Fn":
                 return out
     f = Fn()
     dict.update(f, d)
+    f._h = None
     return f
 
 
 def make_record(pairs: Iterable[tuple[str, Any]]) -> "tuple | Fn":
     f = Fn()
     dict.update(f, pairs)
+    f._h = None
     return f if f else ()
 
 
