@@ -33,6 +33,8 @@ SPECS = [
     ("MultiPaxos_MC_small (344k)", EX / "MultiPaxos-SMR/MultiPaxos_MC.tla", EX / "MultiPaxos-SMR/MultiPaxos_MC_small.cfg"),
     ("MCBakery (655k)", EX / "Bakery-Boulangerie/MCBakery.tla", None),
     ("MCLamportMutex (724k)", EX / "lamport_mutex/MCLamportMutex.tla", None),
+    ("MCNanoMedium (531k)", EX / "NanoBlockchain/MCNano.tla", EX / "NanoBlockchain/MCNanoMedium.cfg"),
+    ("TLCSailfish1 (110k)", EX / "dag-consensus/TLCSailfish1.tla", None),
     # liveness: 100k states, 5 WF constraints, []<>P for 5 processes (graph + fair-SCC search)
     ("LiveBig liveness (100k)", HERE / "specs/LiveBig.tla", None),
 ]
