@@ -133,6 +133,10 @@ class CheckResult:
     loop_to: int | None = None  # liveness lasso: the last state steps back to state N (1-based)
     stuttering: bool = False  # liveness lasso: ends by stuttering forever in the last state
     loop_label: str | None = None  # liveness lasso: the action of the step back to state loop_to
+    # cfg ALIAS: the error trace as records (shown instead of the variables, as TLC)
+    alias_variables: tuple[str, ...] = ()
+    alias_trace: list[tuple[str | None, tuple]] = field(default_factory=list)
+    alias_error: str = ""
 
     @property
     def ok(self) -> bool:
@@ -488,7 +492,39 @@ def check(
     post = getattr(cfg, "postcondition", None)
     if post and result.verdict == "ok":
         _postcondition(model, post, result)
+    alias = getattr(cfg, "alias", None)
+    if alias and result.counterexample and hasattr(model, "compile_alias"):
+        _apply_alias(model, alias, result)
     return result
+
+
+def _apply_alias(model: Any, name: str, result: CheckResult) -> None:
+    """The error trace as TLC prints it under ALIAS: each state shown as the fields of the alias
+    record, evaluated on the state and the next one (the last state: on itself)."""
+    from specula.tla.values import Fn, format_value
+
+    level = getattr(getattr(model, "compiler", None), "tlc_level", [0])
+    try:
+        fn = model.compile_alias(name)
+        states = [st for _, st in result.counterexample]
+        recs = []
+        for i, st in enumerate(states):
+            level[0] = i + 1  # TLCGet("level") is the state's position in the trace, as TLC
+            recs.append(fn(st, states[i + 1] if i + 1 < len(states) else st))
+    except EvalError as exc:
+        result.alias_error = f"ALIAS {name} could not be evaluated: {exc}"
+        return
+    if not all(r.__class__ is Fn and all(k.__class__ is str for k in r) for r in recs):
+        bad = next(r for r in recs if not (r.__class__ is Fn and all(k.__class__ is str for k in r)))
+        result.alias_error = f"ALIAS {name} is not a record (it is {format_value(bad)})"
+        return
+    names: list[str] = []
+    for r in recs:
+        for k in r:
+            if k not in names:
+                names.append(k)
+    result.alias_variables = tuple(names)
+    result.alias_trace = [(lab, tuple(r.get(k) for k in names)) for (lab, _), r in zip(result.counterexample, recs)]
 
 
 def _postcondition(model: Any, name: str, result: CheckResult) -> None:

@@ -421,6 +421,23 @@ class Model:
 
         return pred
 
+    def compile_alias(self, name_or_expr: str) -> Callable[[State, State], Any]:
+        """TLC's ALIAS: a record computed from a trace state and the next one (primed variables),
+        printed instead of the variables."""
+        node = self._expr_node(name_or_expr)
+        fn, _ = self.compiler.expr(node, self.env)
+        e = self.compiler.frame
+
+        def alias(s: State, t: State) -> Any:
+            try:
+                return fn(s, t, e)
+            except EvalError as exc:
+                if exc.state is None:
+                    exc.state = s
+                raise
+
+        return alias
+
     def compile_action_predicate(self, name_or_expr: str) -> Callable[[State, State], bool]:
         node = self._expr_node(name_or_expr)
         fn, _ = self.compiler.expr(node, self.env)

@@ -129,7 +129,12 @@ def render_check(result: CheckResult, spec: str = "", cfg: str = "", markup: boo
             out.append("Error: The following behavior constitutes a counter-example:" if result.verdict == "liveness"
                        else "Error: The behavior up to this point is:" if result.verdict != "error"
                        else "The behavior up to the error is:")
-            out.extend(render_trace(result.counterexample, result.variables, markup))
+            if result.alias_trace:  # cfg ALIAS: the records instead of the variables, as TLC
+                out.extend(render_trace(result.alias_trace, result.alias_variables, markup))
+            else:
+                out.extend(render_trace(result.counterexample, result.variables, markup))
+            if result.alias_error:
+                out.append(f"Warning: {esc(result.alias_error)}; the variables are shown")
             if result.stuttering:
                 out.append(f"State {len(result.counterexample) + 1}: Stuttering")
             elif result.loop_to is not None:
@@ -185,6 +190,7 @@ def check_to_json(result: CheckResult, spec: str = "", cfg: str = "") -> dict:
             {"action": a, "state": {v: _json_value(x) for v, x in zip(result.variables, st)}}
             for a, st in result.counterexample
         ],
+        "alias": [{v: _json_value(x) for v, x in zip(result.alias_variables, st)} for _, st in result.alias_trace],
         "loop_to": result.loop_to,
         "loop_action": result.loop_label,
         "stuttering": result.stuttering,

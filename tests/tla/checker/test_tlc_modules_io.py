@@ -82,3 +82,21 @@ Wrong == TLCGet("stats").diameter = 2"""
     (tmp_path / "P.cfg").write_text("INIT Init\nNEXT Next\nPOSTCONDITION Wrong\nCHECK_DEADLOCK FALSE\n")
     r = check_spec(spec)
     assert r.verdict == "assumption" and r.violated == "Wrong"
+
+
+def test_alias_shows_records_in_the_error_trace(tmp_path, capsys):
+    """cfg ALIAS: each trace state printed as the alias record, primes reading the next state
+    (the last state: itself) and TLCGet("level") its position, as TLC 2.18 prints it."""
+    body = """EXTENDS Naturals, TLC
+VARIABLE x
+Init == x = 0
+Next == x < 3 /\\ x' = x + 1
+Inv == x < 2
+Alias == [x |-> x, nextx |-> x', lvl |-> TLCGet("level")]"""
+    spec = _spec(tmp_path, "AL", body, "INIT Init\nNEXT Next\nINVARIANT Inv\nALIAS Alias\n")
+    r = check_spec(spec)
+    assert r.verdict == "invariant" and r.alias_variables == ("x", "nextx", "lvl")
+    assert [st for _, st in r.alias_trace] == [(0, 1, 1), (1, 2, 2), (2, 2, 3)]
+    assert main(["check", str(spec)]) == 1
+    out = capsys.readouterr().out
+    assert "nextx = 2" in out and "lvl = 3" in out
