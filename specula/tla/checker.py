@@ -935,13 +935,16 @@ class _Search:
                             if new:
                                 for name, inv in invariants:
                                     if not inv(succ):
-                                        self._sync(generated, cov_gen, cov_new, len(next_states))
+                                        # TLC's queue: the rest of this level and the next one, without
+                                        # the violating state (checked before it is enqueued)
+                                        self._sync(generated, cov_gen, cov_new,
+                                                   n_level - pos - 1 + len(next_states) - (idx >= 0))
                                         extra = [] if idx >= 0 else [(ai, succ)]
                                         at = idx if idx >= 0 else pidx
                                         raise _Found("invariant", f"Invariant {name} is violated.", name, at, extra)
                             for name, ap in aprops:
                                 if not ap(st, succ):
-                                    self._sync(generated, cov_gen, cov_new, len(next_states))
+                                    self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states))
                                     raise _Found(
                                         "action-property",
                                         f"Action property {name} is violated.",
@@ -950,12 +953,12 @@ class _Search:
                                         [(ai, succ)],
                                     )
                     except EvalError as exc:
-                        self._sync(generated, cov_gen, cov_new, len(next_states))
+                        self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states))
                         bad = exc.state if isinstance(exc.state, tuple) else None
                         extra = [] if bad is None or bad is st else [(-1, bad)]
                         raise _Found("error", str(exc), None, pidx, extra, exc.span) from None
                     if deadlocked and check_deadlock:
-                        self._sync(generated, cov_gen, cov_new, len(next_states))
+                        self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states))
                         raise _Found("deadlock", "Deadlock reached.", None, pidx, [])
                     if max_states is not None and len(keys) >= max_states:
                         self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
