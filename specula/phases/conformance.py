@@ -237,6 +237,7 @@ def conformance(
     mapping: Mapping | str | Path | None = None,
     *,
     targets: Sequence[str] | None = None,
+    strict_targets: bool = False,
     traces: Sequence[Trace] = (),
     issues: Sequence[TraceIssue] = (),
     search_path: Sequence[str | Path] = (),
@@ -248,7 +249,8 @@ def conformance(
     if mapping is not None and not isinstance(mapping, Mapping):
         mapping = load_mapping(mapping)
     model, cfg = build_model(spec_path, cfg_path, search_path)
-    return validate_windows(model, windows, mapping, cfg=cfg, targets=targets, traces=traces, issues=issues)
+    return validate_windows(model, windows, mapping, cfg=cfg, targets=targets, traces=traces, issues=issues,
+                            strict_targets=strict_targets)
 
 
 def validate_windows(
@@ -258,6 +260,7 @@ def validate_windows(
     *,
     cfg: Any = None,
     targets: Sequence[str] | None = None,
+    strict_targets: bool = False,
     traces: Sequence[Trace] = (),
     issues: Sequence[TraceIssue] = (),
 ) -> ConformanceResult:
@@ -266,6 +269,13 @@ def validate_windows(
     info = spec_info(model, cfg)
     if mapping is not None:
         mapping.check_against(info.variables, info.actions, list(getattr(cfg, "constants", {}) or {}) + _defined_names(model))
+    if targets is not None and strict_targets:
+        from specula.errors import InputError
+
+        unknown = [t for t in targets if t not in info.actions]
+        if unknown:  # a typo must not read as "no windows"
+            raise InputError(f"unknown action {', '.join(repr(t) for t in unknown)}; the spec's actions: "
+                             f"{', '.join(sorted(info.actions))}", path="--actions")
     binder = Binder(info, mapping)
     rows: dict[str, ActionRow] = {}
     causes: dict[str, Cause] = {}
@@ -575,4 +585,4 @@ def validate_files(
                                      f"({', '.join(others)})", "warning"))
         windows = keep
     return conformance(spec_path, cfg_path, windows, mapping, targets=targets, traces=traces, issues=issues,
-                       search_path=search_path)
+                       search_path=search_path, strict_targets=True)

@@ -637,3 +637,9 @@ def test_mapping_nodes_constant_that_is_not_a_set(capsys, spin):
         assert rc == 2, err
         m = error_line(err)
         assert m["loc"] == f"{mp}:3" and "nodes.constant" in m["msg"]
+
+
+def test_validate_rejects_an_unknown_target_action(capsys, spin):
+    """A typo in --actions is an input error naming the spec's actions, not "no windows"."""
+    rc, _, err = run(capsys, "validate", spin, "--traces", SPIN / "traces", "--actions", "AcquireLock,Bogus")
+    assert rc == 2 and "unknown action 'Bogus'" in err and "AcquireLock, ReleaseLock, StartLock" in err
