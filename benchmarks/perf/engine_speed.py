@@ -38,21 +38,10 @@ SPECS = [
 def build(tla: Path, cfg: Path | None, consts: dict, codegen: bool):
     from specula.tla import Model, load
     from specula.tla.cfg import load_cfg
-    from specula.tla import compile as C
 
     c = load_cfg(cfg or tla.with_suffix(".cfg"))
     c.constants.update(consts)
-    orig = C.Compiler.__init__
-
-    def init(self, *a, **k):  # type: ignore[no-untyped-def]
-        k["use_codegen"] = codegen
-        orig(self, *a, **k)
-
-    C.Compiler.__init__ = init  # type: ignore[method-assign]
-    try:
-        return Model(load(tla), c)
-    finally:
-        C.Compiler.__init__ = orig  # type: ignore[method-assign]
+    return Model(load(tla), c, codegen=codegen)
 
 
 def bfs(model, seconds: float) -> tuple[int, int, float, bool]:

@@ -60,7 +60,8 @@ def _cfg_value(v: Any) -> Any:
 class Model:
     """A spec with a configuration, compiled for evaluation and state exploration."""
 
-    def __init__(self, spec: Any, cfg: Any) -> None:
+    def __init__(self, spec: Any, cfg: Any, codegen: bool = True) -> None:
+        """``codegen=False`` compiles with closures only (no generated Python; tests compare both)."""
         self.spec = spec
         self.cfg = cfg
         self.root = spec.root
@@ -74,7 +75,8 @@ class Model:
         mconst = {k: _cfg_value(v) for k, v in (getattr(cfg, "module_constants", None) or {}).items()}
         self.compiler = Compiler(self.var_index, constants, subst, root=self.root,
                                  scopes=getattr(spec, "scopes", None), module_constants=mconst,
-                                 module_subst=dict(getattr(cfg, "module_substitutions", None) or {}))
+                                 module_subst=dict(getattr(cfg, "module_substitutions", None) or {}),
+                                 use_codegen=codegen)
         self.env = Env(scope=self.root)
         self._out: list = [[]]
         self._pools: list[dict] = [dict() for _ in spec.variables]

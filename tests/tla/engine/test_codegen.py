@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from specula.tla import Model, load
-from specula.tla import compile as C
 from specula.tla.cfg import load_cfg
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
@@ -19,17 +18,7 @@ CASES += [SYSTEMS / "zab_election/ref/zookeeper.tla", SYSTEMS / "raft/ref/etcdra
 
 
 def _model(tla: Path, codegen: bool) -> Model:
-    orig = C.Compiler.__init__
-
-    def init(self, *a, **k):  # type: ignore[no-untyped-def]
-        k["use_codegen"] = codegen
-        orig(self, *a, **k)
-
-    C.Compiler.__init__ = init  # type: ignore[method-assign]
-    try:
-        return Model(load(tla), load_cfg(tla.with_suffix(".cfg")))
-    finally:
-        C.Compiler.__init__ = orig  # type: ignore[method-assign]
+    return Model(load(tla), load_cfg(tla.with_suffix(".cfg")), codegen=codegen)
 
 
 @pytest.mark.parametrize("tla", [c for c in CASES if c.is_file()], ids=lambda p: p.stem)

@@ -27,22 +27,8 @@ def _cases() -> list[tuple[str, str]]:
 @pytest.fixture(scope="module", params=["codegen", "closures"])
 def model(request: pytest.FixtureRequest) -> Model:
     """The same cases through generated code (default) and through the closure compiler only."""
-    from specula.tla import compile as C
-
     spec = load(CASES / "Defs.tla")
-    if request.param == "codegen":
-        return Model(spec, parse_cfg("CONSTANTS m1 = m1  m2 = m2\n", "Defs.cfg"))
-    orig = C.Compiler.__init__
-
-    def init(self, *a, **k):  # type: ignore[no-untyped-def]
-        k["use_codegen"] = False
-        orig(self, *a, **k)
-
-    C.Compiler.__init__ = init  # type: ignore[method-assign]
-    try:
-        return Model(spec, parse_cfg("CONSTANTS m1 = m1  m2 = m2\n", "Defs.cfg"))
-    finally:
-        C.Compiler.__init__ = orig  # type: ignore[method-assign]
+    return Model(spec, parse_cfg("CONSTANTS m1 = m1  m2 = m2\n", "Defs.cfg"), codegen=request.param == "codegen")
 
 
 def test_enough_cases() -> None:

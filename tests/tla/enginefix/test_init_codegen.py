@@ -5,7 +5,6 @@ variables assigned earlier, and definitions inlined from other operators."""
 from __future__ import annotations
 
 from specula.tla import Model, load
-from specula.tla import compile as C
 from specula.tla.cfg import parse_cfg
 
 SPEC = """---- MODULE I ----
@@ -22,17 +21,7 @@ Next == UNCHANGED <<x, y, z>>
 
 def _model(tmp_path, codegen: bool) -> Model:
     (tmp_path / "I.tla").write_text(SPEC)
-    orig = C.Compiler.__init__
-
-    def init(self, *a, **k):  # type: ignore[no-untyped-def]
-        k["use_codegen"] = codegen
-        orig(self, *a, **k)
-
-    C.Compiler.__init__ = init  # type: ignore[method-assign]
-    try:
-        return Model(load(tmp_path / "I.tla"), parse_cfg("INIT Init\nNEXT Next\n", "I.cfg"))
-    finally:
-        C.Compiler.__init__ = orig  # type: ignore[method-assign]
+    return Model(load(tmp_path / "I.tla"), parse_cfg("INIT Init\nNEXT Next\n", "I.cfg"), codegen=codegen)
 
 
 def test_generated_init_matches_closures(tmp_path):
