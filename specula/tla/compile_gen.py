@@ -1061,18 +1061,26 @@ class ActionGenerator:
             if not args and c.constant_level(node, env):
                 test = self.expr(node, env)
                 return [f"{pad}{var} = 1 if _truth({test}) else 0"]
-            binds = {}
-            lazy = []
-            for prm, a in zip(op.params, args):
-                bb = c._arg_binding(prm, a, env)
-                binds[prm.name] = bb
-                if bb[0] == "lazy":
-                    lazy.append(bb[1])
-            benv = (op.env or env.with_(locals={})).bind(binds)
-            if env.init and not benv.init:
-                benv = benv.with_(init=True)
+            benv, lazy = self._op_env(op, args, env)
             return [f"{pad}e[{sl}] = _U" for sl in lazy] + self._count(op.body, benv, var, ind)
         raise _Abort
+
+    def _op_env(self, op: Any, args: tuple, env: "Env") -> tuple["Env", list[int]]:
+        """The environment of an inlined operator body (arguments bound, primed/init mode
+        carried) and the argument slots to reset before it runs."""
+        binds = {}
+        lazy = []
+        for p, a in zip(op.params, args):
+            b = self.c._arg_binding(p, a, env)
+            binds[p.name] = b
+            if b[0] == "lazy":
+                lazy.append(b[1])
+        benv = (op.env or env.with_(locals={})).bind(binds)
+        if env.primed and not benv.primed:
+            benv = benv.with_(primed=True)
+        if env.init and not benv.init:
+            benv = benv.with_(init=True)
+        return benv, lazy
 
     def _count_guard(self, node: Any, env: "Env", var: str, ind: int) -> list[str]:
         test = self.expr(node, env)
@@ -1101,18 +1109,7 @@ class ActionGenerator:
             raise _Abort
         if not args and c.constant_level(node, env):
             return self._guard(node, env, assigned, k, ind)
-        binds = {}
-        lazy = []
-        for p, a in zip(op.params, args):
-            b = c._arg_binding(p, a, env)
-            binds[p.name] = b
-            if b[0] == "lazy":
-                lazy.append(b[1])
-        benv = (op.env or env.with_(locals={})).bind(binds)
-        if env.primed and not benv.primed:
-            benv = benv.with_(primed=True)
-        if env.init and not benv.init:
-            benv = benv.with_(init=True)
+        benv, lazy = self._op_env(op, args, env)
         pad = "    " * ind
         return [f"{pad}e[{s}] = _U" for s in lazy] + self.act(op.body, benv, assigned, k, ind)
 
