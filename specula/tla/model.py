@@ -547,43 +547,12 @@ def _with_binders(run: Callable, binders: list, frame: list | None = None) -> Ca
     if not binders:
         return run
     dyn = any(isinstance(b[2], _DynDomain) for b in binders)
-    combos = _static_combos(binders, frame) if dyn and frame is not None else None
-    if combos is not None:
-        ks = [b[1] for b in binders]
-        if len(ks) == 2:
-            k0, k1 = ks
-
-            def two(s: Any, n: list, e: list) -> None:
-                for v0, v1 in combos:
-                    e[k0] = v0
-                    e[k1] = v1
-                    run(s, n, e)
-
-            return two
-
-        def static(s: Any, n: list, e: list) -> None:
-            for combo in combos:
-                for k, v in zip(ks, combo):
-                    e[k] = v
-                run(s, n, e)
-
-        return static
     if dyn:
-        bs = list(binders)
-
-        def nested(s: Any, n: list, e: list, i: int = 0) -> None:
-            if i == len(bs):
-                run(s, n, e)
-                return
-            _, k, vals = bs[i]
-            if isinstance(vals, _DynDomain):
-                vals = vals.values(s, n, e)
-            for v in vals:
-                e[k] = v
-                nested(s, n, e, i + 1)
-
-        return nested
-    if len(binders) == 1:
+        # domains that depend only on earlier binders are enumerated once, here
+        combos = _static_combos(binders, frame) if frame is not None else None
+        if combos is None:
+            return _nested(run, list(binders))
+    elif len(binders) == 1:
         _, k, vals = binders[0]
 
         def one(s: Any, n: list, e: list) -> None:
@@ -592,10 +561,21 @@ def _with_binders(run: Callable, binders: list, frame: list | None = None) -> Ca
                 run(s, n, e)
 
         return one
-    import itertools
+    else:
+        import itertools
 
+        combos = list(itertools.product(*[b[2] for b in binders]))
     ks = [b[1] for b in binders]
-    combos = list(itertools.product(*[b[2] for b in binders]))
+    if len(ks) == 2:
+        k0, k1 = ks
+
+        def two(s: Any, n: list, e: list) -> None:
+            for v0, v1 in combos:
+                e[k0] = v0
+                e[k1] = v1
+                run(s, n, e)
+
+        return two
 
     def many(s: Any, n: list, e: list) -> None:
         for combo in combos:
@@ -604,6 +584,23 @@ def _with_binders(run: Callable, binders: list, frame: list | None = None) -> Ca
             run(s, n, e)
 
     return many
+
+
+def _nested(run: Callable, bs: list) -> Callable:
+    """Binders some of whose domains depend on the state: enumerated per state."""
+
+    def nested(s: Any, n: list, e: list, i: int = 0) -> None:
+        if i == len(bs):
+            run(s, n, e)
+            return
+        _, k, vals = bs[i]
+        if isinstance(vals, _DynDomain):
+            vals = vals.values(s, n, e)
+        for v in vals:
+            e[k] = v
+            nested(s, n, e, i + 1)
+
+    return nested
 
 
 def _is_temporal(node: Any, root: Any = None, _seen: set | None = None) -> bool:
