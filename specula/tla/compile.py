@@ -696,13 +696,21 @@ class Compiler:
         if memo is None:
             return call, frozenset(deps)
 
+        stats = entry.setdefault("memo_stats", [0, 0])  # calls, hits: the memo turns itself off
+        # after 20,000 calls that hit less than 2% of the time (arguments that never recur)
+
         def call_memo(s: Any, n: Any, e: list) -> Any:
+            if stats[0] >= 20_000 and stats[1] * 50 < stats[0]:
+                memo.clear()
+                return call(s, n, e)
+            stats[0] += 1
             key = tuple([f(s, n, e) for f in argfns])
             try:
                 hit = memo.get(key, memo)
             except TypeError:  # an argument without a hash (e.g. an infinite lazy function)
                 return call(s, n, e)
             if hit is not memo and _same_types(key, hit[0]):
+                stats[1] += 1
                 return hit[1]
             lo, hi = holder["range"]
             saved = e[lo:hi]
