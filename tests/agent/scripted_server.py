@@ -28,6 +28,20 @@ class Recorded:
     body: dict[str, Any]
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up (a retrying SDK, a finished test) is not an error worth a traceback
+    on stderr, where it would land in whichever test is capturing output at that moment."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 class ScriptedServer:
     def __init__(self, script: list[Step], queues: dict[str, list[Step]] | None = None,
                  router: Callable[[dict[str, Any]], str] | None = None) -> None:
@@ -36,7 +50,7 @@ class ScriptedServer:
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
         self._ids = 0
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd = _QuietServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     # -- lifecycle
