@@ -211,6 +211,14 @@ def _exc_at(f: Any, keys: tuple, vf: Callable, kat: int, s: Any, n: Any, e: list
     return _set1(f, k, _exc_at(old, keys[1:], vf, kat, s, n, e))
 
 
+def _tups(S: Any, n: int) -> Any:
+    """The elements of S, each checked to be an n-tuple (a ``<<x, y>> \\in S`` pattern)."""
+    for v in S:
+        if v.__class__ is not tuple or len(v) != n:
+            raise ValueFault(f"cannot match {format_value(v)} against a tuple of {n} names")
+        yield v
+
+
 def _st(e: list, k: int, v: Any) -> Any:
     e[k] = v
     return v
@@ -226,7 +234,7 @@ def _rec(names: tuple, vals: tuple) -> Fn:
 _SLOW: dict[str, Callable] = {}
 
 _HELPERS = {
-    "_ap": _ap, "_ap2": _ap2, "_fld": _fld, "_eq": _eq, "_in": _in, "_en": _en, "_truth": _truth, "_div": _div,
+    "_ap": _ap, "_ap2": _ap2, "_tups": _tups, "_fld": _fld, "_eq": _eq, "_in": _in, "_en": _en, "_truth": _truth, "_div": _div,
     "_mod": _mod, "_range": _range, "_cup": _cup, "_cap": _cap, "_minus": _minus, "_concat": _concat,
     "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_mkfn": make_fn, "_dom": domain, "_frozenset": frozenset, "_Fn": Fn,
     "_LazyFn": LazyFn, "_MV": ModelValue,
@@ -624,7 +632,7 @@ class Generator:
     def _bounds(self, bounds: tuple, env: "Env") -> tuple | None:
         """``for`` clauses binding every name of ``bounds`` (no tuple patterns): ``(clauses, deps,
         size, env, slots)``. Each domain is evaluated in the outer environment, as TLA+ scopes it."""
-        if not bounds or any(b.tuple or b.domain is None for b in bounds):
+        if not bounds or any(b.domain is None for b in bounds):
             return None
         clauses: list[str] = []
         deps: frozenset = frozenset()
@@ -635,6 +643,15 @@ class Generator:
             dsrc, ddeps, dsize = self.sub(b.domain, env)
             deps |= ddeps
             size += dsize
+            if b.tuple:  # <<x, y>> \in S: Python unpacks the tuple (a mismatch is a fault)
+                ks = []
+                for nm in b.names:
+                    k = self.c.new_slot()
+                    slots.append(k)
+                    ks.append(k)
+                    binds[nm] = ("slot", k)
+                clauses.append(f"for ({', '.join(f'e[{k}]' for k in ks)},) in _tups(_en({dsrc}), {len(ks)})")
+                continue
             for nm in b.names:
                 k = self.c.new_slot()
                 slots.append(k)

@@ -23,6 +23,7 @@ import itertools
 import json
 import struct
 from functools import reduce as _reduce
+from itertools import chain as _chain
 from operator import xor as _xor
 from typing import Any, Callable, Iterable, Iterator
 
@@ -648,11 +649,11 @@ def _order_key(items: list) -> Any:
     (None: the items compare directly), else sort_key."""
     c = items[0].__class__
     if c is int or c is str or c is ModelValue:
-        if all(x.__class__ is c for x in items):
+        if set(map(type, items)) == {c}:
             return None
     elif c is tuple:
         # tuples of integers: TLC orders by length, then element by element
-        if all(x.__class__ is tuple for x in items) and all(y.__class__ is int for x in items for y in x):
+        if set(map(type, items)) == {tuple} and set(map(type, _chain(*items))) <= {int}:
             return _len_then_tuple
     return sort_key
 
