@@ -693,6 +693,27 @@ class Compiler:
             finally:
                 e[lo:hi] = saved
 
+        if len(argfns) == 2 and len(slots) == 2:
+            f0, f1 = argfns
+            k0, k1 = slots
+            generic = call
+
+            def call(s: Any, n: Any, e: list) -> Any:  # noqa: F811 - two arguments, unrolled
+                v0 = f0(s, n, e)
+                v1 = f1(s, n, e)
+                lo, hi = holder["range"]
+                saved = e[lo:hi]
+                e[k0] = v0
+                e[k1] = v1
+                try:
+                    return holder["fn"](s, n, e)
+                except RecursionError:
+                    raise EvalError(f"recursion too deep in operator {name}", span) from None
+                finally:
+                    e[lo:hi] = saved
+
+            del generic
+
         if memo is None:
             return call, frozenset(deps)
 
@@ -1054,6 +1075,32 @@ class Compiler:
         span = node.span
         get = self._bound_value_getter(node.bound, slots)
 
+        if not node.bound.tuple and len(slots) == 1 and isinstance(node.body, A.Bool) and node.body.value:
+            dfn, dspan = binders[0][2], binders[0][3]
+
+            seen: dict = {}  # set -> its least element: the same sets recur across states
+
+            def choose_any(s: Any, n: Any, e: list) -> Any:
+                """``CHOOSE x \\in S : TRUE``: the least element in TLC's order."""
+                try:
+                    els = enumerate_set(dfn(s, n, e))
+                except ValueFault as exc:
+                    raise EvalError(str(exc), dspan) from None
+                if not els:
+                    raise EvalError("CHOOSE: no value satisfies the condition", span)
+                if els.__class__ is not frozenset:
+                    return least(els)
+                r = seen.get(els, seen)
+                # (1 == TRUE in Python: the element classes must agree too)
+                if r is not seen and r.__class__ is next(iter(els)).__class__:
+                    return r
+                r = least(els)
+                if len(seen) > 50_000:
+                    seen.clear()
+                seen[els] = r
+                return r
+
+            return self.fold(choose_any, deps, node)
         if not node.bound.tuple and len(slots) == 1:
             k0 = slots[0]
             dfn, dspan = binders[0][2], binders[0][3]

@@ -24,6 +24,8 @@ import json
 import struct
 from functools import reduce as _reduce
 from itertools import chain as _chain
+
+_chain_it = _chain.from_iterable
 from operator import xor as _xor
 from typing import Any, Callable, Iterable, Iterator
 
@@ -671,12 +673,23 @@ def ordered(s: Iterable[Any]) -> list:
     return items
 
 
+_TUPLE_T = frozenset({tuple})
+_INT_T = frozenset({int})
+
+
 def least(s: Iterable[Any]) -> Any:
     """The first element of a non-empty set in TLC's order (what ``ordered(s)[0]`` is)."""
     items = s if s.__class__ is list else list(s)
     if len(items) < 2:
         return items[0]
-    return min(items, key=_order_key(items))
+    if items[0].__class__ is tuple and set(map(type, items)) == _TUPLE_T \
+            and set(map(type, _chain_it(items))) <= _INT_T:
+        # tuples of integers (CHOOSE p \in Points : TRUE): C-level comparisons only
+        if len(set(map(len, items))) == 1:
+            return min(items)
+        return min(items, key=_len_then_tuple)
+    key = _order_key(items)
+    return min(items) if key is None else min(items, key=key)
 
 
 def quick_order(s: Iterable[Any]) -> Any:
