@@ -95,8 +95,13 @@ def run_tlc(tla: str | Path, cfg: str | Path | None = None, timeout: float = 600
     cfg = Path(cfg).resolve() if cfg else tla.with_suffix(".cfg")
     meta = Path("/tmp/CHECKER/tlc-meta") / f"{tla.stem}-{os.getpid()}-{time.time_ns()}"
     meta.mkdir(parents=True, exist_ok=True)
+    # TLAPS (proof-only definitions, imported by many Examples specs) is not a community module:
+    # give TLC specula's text of it, alone in its own folder
+    proofs = Path("/tmp/CHECKER/tlaps")
+    proofs.mkdir(parents=True, exist_ok=True)
+    (proofs / "TLAPS.tla").write_text((Path(__file__).resolve().parents[2] / "specula/tla/stdlib/TLAPS.tla").read_text())
     cmd = [
-        "java", "-XX:+UseParallelGC", f"-DTLA-Library={CMTLA}", "-cp", jar, "tlc2.TLC",
+        "java", "-XX:+UseParallelGC", f"-DTLA-Library={CMTLA}{os.pathsep}{proofs}", "-cp", jar, "tlc2.TLC",
         "-workers", "1", "-noGenerateSpecTE", "-metadir", str(meta), "-config", str(cfg), *extra, tla.name,
     ]
     t = time.monotonic()
