@@ -149,7 +149,7 @@ def render_check(result: CheckResult, spec: str = "", cfg: str = "", markup: boo
             out.append(f"Property {esc(p.name)}: {esc(p.detail)}")
         elif p.status == "ok":
             out.append(f"Property {esc(p.name)}: holds")
-    if result.verdict not in ("assumption",):
+    if result.verdict != "assumption" or result.generated:  # a false POSTCONDITION follows a search
         out.append(
             f"{_n(result.generated)} states generated, {_n(result.distinct)} distinct states found, "
             f"{_n(result.queue_left)} states left on queue."

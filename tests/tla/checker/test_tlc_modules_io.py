@@ -82,6 +82,10 @@ Wrong == TLCGet("stats").diameter = 2"""
     (tmp_path / "P.cfg").write_text("INIT Init\nNEXT Next\nPOSTCONDITION Wrong\nCHECK_DEADLOCK FALSE\n")
     r = check_spec(spec)
     assert r.verdict == "assumption" and r.violated == "Wrong"
+    from specula.tla.report import render_check
+
+    text = render_check(r, markup=False)  # the search ran: its figures are printed, as TLC
+    assert "Postcondition Wrong is violated." in text and "4 states generated, 4 distinct" in text
 
 
 def test_alias_shows_records_in_the_error_trace(tmp_path, capsys):
