@@ -666,7 +666,9 @@ class Compiler:
             entry["range"] = (lo, self.nslots)
             # a body that reads no variable (and no operator argument) is a function of its
             # arguments: results are remembered across calls and states
-            if not env.primed and not any(opargs) and self.state_vars(op.body, benv) == frozenset():
+            # (a LET-defined RECURSIVE operator also reads the enclosing bindings: not memoised)
+            top_level = op.env is None or not (op.env.locals or op.env.subst_locals)
+            if top_level and not env.primed and not any(opargs) and self.state_vars(op.body, benv) == frozenset():
                 entry["memo"] = {}
         slots = [k for k in entry["slots"] if k >= 0]
         argfns = []

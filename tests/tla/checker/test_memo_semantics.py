@@ -51,3 +51,18 @@ def test_cached_invariant_conjuncts_still_catch_a_changed_value(tmp_path):
     assert r.verdict == "invariant"
     last = dict(zip(model.variables, r.counterexample[-1][1]))
     assert last["x"] + last["y"] == 5
+
+
+def test_let_recursive_operator_reading_the_enclosing_parameter_is_not_memoised(tmp_path):
+    """A LET-defined RECURSIVE operator also reads its enclosing bindings (TransitiveClosure's
+    TC4 reads R): the same argument must give different results for different R."""
+    body = """VARIABLE x
+Outer(k) == LET RECURSIVE F(_)
+                F(n) == IF n = 0 THEN k ELSE F(n - 1)
+            IN F(2)
+ASSUME \\A k \\in {1, 5, 1} : Outer(k) = k
+Init == x = 0
+Next == x' = x"""
+    model, cfg = _model(tmp_path, body, "INIT Init\nNEXT Next\n")
+    r = check(model, Limits(), cfg=cfg)
+    assert r.verdict == "ok", r.message
