@@ -9,23 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bundled_runs import run_model
 from conftest import FAKE_OPENAI_KEY
 from scripted_server import ScriptedServer
-from specula.agent.ledger import Budget
-from specula.agent.session import RunOptions, start_run
-from specula.agent.task import load_task
-from specula.phases import RuntimeSettings
-
-# Seeded, count-bounded settings: time limits only guard against hangs, so a loaded machine
-# does not turn into missing coverage.
-SETTINGS = RuntimeSettings(check_seconds=60, runs=4, traces_per_run=30, depth=30, run_seconds=120, seed=7)
-
-
-def run_model(system, url, runs_dir):
-    opts = RunOptions(model=f"openai/gpt-5@{url}", runs_dir=runs_dir, runtime=SETTINGS, invariant_seconds=60,
-                      budget=Budget(iterations=20), env={"OPENAI_API_KEY": FAKE_OPENAI_KEY})
-    out = start_run(load_task(str(system)), opts).run().to_dict()
-    return (0 if out["status"] == "converged" else 1), out
 
 SYSTEMS = Path(__file__).resolve().parents[2] / "benchmarks" / "systems"
 WITH_REF = sorted(p.parent for p in SYSTEMS.glob("*/task.yaml")
