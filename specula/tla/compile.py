@@ -698,7 +698,6 @@ class Compiler:
         if len(argfns) == 2 and len(slots) == 2:
             f0, f1 = argfns
             k0, k1 = slots
-            generic = call
 
             def call(s: Any, n: Any, e: list) -> Any:  # noqa: F811 - two arguments, unrolled
                 v0 = f0(s, n, e)
@@ -713,8 +712,6 @@ class Compiler:
                     raise EvalError(f"recursion too deep in operator {name}", span) from None
                 finally:
                     e[lo:hi] = saved
-
-            del generic
 
         if memo is None:
             return call, frozenset(deps)

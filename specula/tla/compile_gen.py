@@ -60,27 +60,6 @@ def _ap(f: Any, x: Any) -> Any:
     return apply_fn(f, x)
 
 
-def _ap2(f: Any, x: Any, y: Any) -> Any:
-    """``f[x][y]``"""
-    c = f.__class__
-    if c is tuple and x.__class__ is int and 0 < x <= len(f):
-        g = f[x - 1]
-    elif c is Fn and x in f:
-        g = f[x]
-    else:
-        g = apply_fn(f, x)
-    c = g.__class__
-    if c is tuple:
-        if y.__class__ is int and 0 < y <= len(g):
-            return g[y - 1]
-    elif c is Fn:
-        try:
-            return g[y]
-        except KeyError:
-            pass
-    return apply_fn(g, y)
-
-
 def _fld(r: Any, name: str) -> Any:
     if r.__class__ is Fn:
         try:
@@ -234,7 +213,7 @@ def _rec(names: tuple, vals: tuple) -> Fn:
 _SLOW: dict[str, Callable] = {}
 
 _HELPERS = {
-    "_ap": _ap, "_ap2": _ap2, "_tups": _tups, "_fld": _fld, "_eq": _eq, "_in": _in, "_en": _en, "_truth": _truth, "_div": _div,
+    "_ap": _ap, "_tups": _tups, "_fld": _fld, "_eq": _eq, "_in": _in, "_en": _en, "_truth": _truth, "_div": _div,
     "_mod": _mod, "_range": _range, "_cup": _cup, "_cap": _cap, "_minus": _minus, "_concat": _concat,
     "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_mkfn": make_fn, "_dom": domain, "_frozenset": frozenset, "_Fn": Fn,
     "_LazyFn": LazyFn, "_MV": ModelValue,
@@ -553,9 +532,6 @@ class Generator:
                     tup = f"{fs}[{xs} - 1] if {fs}.__class__ is tuple and {xs}.__class__ is int and 0 < {xs} <= len({fs}) else "
                 src = f"({tup}{fs}[{xs}] if {fs}.__class__ is _Fn and {xs} in {fs} else _ap({fs}, {xs}))"
                 return src, f[1] | x[1], 1 + f[2] + x[2]
-            if isinstance(node.fn, A.FuncApp) and len(node.fn.args) == 1 and f[0].startswith("_ap(") \
-                    and f[0].endswith(")") and _balanced(f[0][4:-1]):
-                return f"_ap2({f[0][4:-1]}, {x[0]})", f[1] | x[1], 1 + f[2] + x[2]
             return f"_ap({f[0]}, {x[0]})", f[1] | x[1], 1 + f[2] + x[2]
         parts = [self.sub(a, env) for a in node.args]
         tup = "(" + ", ".join(p[0] for p in parts) + ",)"
@@ -701,32 +677,6 @@ class Generator:
         x = self.sub(node.body, benv)
         src = f"_mkfn({{e[{k}]: {x[0]} for e[{k}] in _en({dsrc})}})"
         return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
-
-
-def _balanced(src: str) -> bool:
-    """Whether ``src`` is one argument list ``a, b`` of a call (its outer parentheses belong to
-    one call, e.g. not ``_ap(x, 1)[0] + _ap(y, 2)``)."""
-    depth = 0
-    quote = ""
-    escaped = False
-    for ch in src:
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = ""
-            continue
-        if ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
 
 
 def _fault(exc: BaseException, span: Any) -> EvalError:
