@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from specula.bench.results import RunRecord
 
@@ -122,3 +122,16 @@ def render_html_board(board: Leaderboard) -> str:
         f"<h1>specula leaderboard</h1><p>Suite of {len(board.suite)} tasks; a missing task counts 0.</p>"
         f"<table><tr><th>entry</th><th>overall</th>{head}<th>models</th><th>cost</th></tr>{''.join(bars)}</table></body></html>\n"
     )
+
+
+def render_table(board: Leaderboard, suite_size: int) -> Any:
+    """The leaderboard as a rich table (for the terminal)."""
+    from rich.table import Table
+
+    table = Table(title=f"leaderboard ({suite_size} tasks; missing = 0)")
+    for col in ("#", "entry", "overall", *PHASES, "runs", "cost"):
+        table.add_column(col)
+    for i, r in enumerate(board.rows, 1):
+        table.add_row(str(i), r.entry, f"{r.overall:.3f}", *(f"{r.phases[p]:.3f}" for p in PHASES), str(r.runs),
+                      "" if r.cost_usd is None else f"${r.cost_usd:.2f}")
+    return table

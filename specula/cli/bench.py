@@ -1,0 +1,193 @@
+"""`specula bench ...` (tasks, traces, runs, scoring) and `specula leaderboard`."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from specula.cli.app import app, bench_app
+from specula.cli.common import JsonOpt, ResultsOpt, RunsDirOpt, SysMoBenchOpt, console, output_file, print_json
+
+
+class BoardFormat(str, Enum):
+    table = "table"
+    markdown = "markdown"
+    html = "html"
+
+@bench_app.command("traces")
+def bench_traces(
+    system: str = typer.Argument(..., help="Bundled system name (benchmarks/systems/<name>) or a system directory."),
+    runs: int = typer.Option(5, "--runs", min=1, help="Number of traces to record."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first run (run i uses seed + i)."),
+    out: Path = typer.Option(..., "--out", help="Directory the trace files are written to."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Run a bundled system's harness and record N NDJSON event traces."""
+    from specula.bench.harness import run_harness
+
+    files = run_harness(system, runs=runs, seed=seed, out_dir=out)
+    if json_out:
+        print_json({"schema": "specula.bench.traces/1", "system": system, "seed": seed, "files": [str(f) for f in files]})
+    else:
+        console().print(f"recorded {len(files)} trace(s) of {system} in {out}")
+
+
+@bench_app.command("list")
+def bench_list(
+    sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="A SysMoBench checkout: list its tasks too: a path, or a git URL[@REV]."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """List benchmark tasks: language, files, required actions, traces, what is missing."""
+    from specula.bench.tasks import list_tasks
+
+    tasks = list_tasks(sysmobench)
+    if json_out:
+        print_json({"schema": "specula.bench.tasks/1", "tasks": [t.to_dict() for t in tasks]})
+        return
+    from rich.table import Table
+
+    table = Table(title="benchmark tasks")
+    for col in ("task", "kind", "lang", "module", "required actions", "traces", "missing"):
+        table.add_column(col)
+    for t in tasks:
+        n = len(t.trace_files()) + len(t.window_files)
+        table.add_row(t.name, t.kind, t.language, t.spec_module, ", ".join(t.target_actions), str(n), "; ".join(t.missing()))
+    console().print(table)
+
+
+@bench_app.command("eval")
+def bench_eval(
+    spec_dir: Path = typer.Option(..., "--spec-dir", help="Folder of specs: DIR/<task>/<Module>.tla or DIR/<task>/<run>/<Module>.tla."),
+    entry: str = typer.Option(..., "--entry", help="Leaderboard entry name for these specs (e.g. external/mytool)."),
+    tasks: Optional[list[str]] = typer.Option(None, "--task", help="Tasks to score (default: every task with specs)."),
+    sysmobench: Optional[str] = SysMoBenchOpt,
+    results: Path = ResultsOpt,
+    seed: int = typer.Option(0, "--seed", help="Base seed of runtime coverage runs."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Score existing specs (another tool's output, say) without an LLM; results are resumable."""
+    from specula.bench.results import ResultStore
+    from specula.bench.scoring import eval_spec_dir
+    from specula.bench.tasks import list_tasks, load_task
+    from specula.phases import RuntimeSettings
+
+    from specula.errors import InputError
+
+    if not spec_dir.is_dir():
+        raise InputError("spec folder not found", str(spec_dir))
+    chosen = [load_task(t, sysmobench) for t in tasks] if tasks else list_tasks(sysmobench)
+    from specula.bench.scoring import find_specs
+
+    if not any(find_specs(spec_dir, t) for t in chosen):
+        want = ", ".join(f"{t.name}/{t.spec_module}.tla" for t in chosen[:6])
+        raise InputError(f"no specs to score here (expected DIR/<task>/<Module>.tla, e.g. {want})", str(spec_dir))
+    store = ResultStore(results)
+    con = console(stderr=True)
+    if not tasks:
+        known = {t.name for t in chosen}
+        for d in sorted(x for x in spec_dir.iterdir() if x.is_dir() and x.name not in known):
+            con.print(f"{d}: warning: not a task name; skipped", markup=False)
+    recs = eval_spec_dir(
+        spec_dir, chosen, entry, store, RuntimeSettings(seed=seed),
+        on_record=lambda r: con.print(f"{r.task} run {r.run}: overall {r.overall:.3f}"),
+    )
+    if json_out:
+        print_json({"schema": "specula.bench.eval/1", "records": [r.to_dict() for r in recs]})
+    else:
+        console().print(f"scored {len(recs)} spec(s); results in {results}")
+
+
+@bench_app.command("run")
+def bench_run(
+    model: str = typer.Option(..., "--model", "-m", help="Model string, e.g. anthropic/claude-sonnet-4-6."),
+    tasks: Optional[list[str]] = typer.Option(None, "--task", help="Tasks to run (default: every bundled task)."),
+    runs: int = typer.Option(5, "--runs", min=1, help="Runs per task (best one counts)."),
+    jobs: int = typer.Option(1, "--jobs", min=1, help="Runs in parallel."),
+    sysmobench: Optional[str] = SysMoBenchOpt,
+    results: Path = ResultsOpt,
+    runs_dir: Path = RunsDirOpt,
+    budget: Optional[str] = typer.Option(None, "--budget", help="Per-run budget, e.g. 'tokens=2M,dollars=5,iterations=40,time=30m'."),
+    entry: Optional[str] = typer.Option(None, "--entry", help="Leaderboard entry name (default specula-agent/MODEL)."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Run the modeling agent on each task (best of N); interrupted runs resume, done runs are kept."""
+    from specula.agent.ledger import parse_budget
+    from specula.bench.results import ResultStore
+    from specula.bench.runner import BenchPlan, run_bench
+    from specula.bench.tasks import list_tasks, load_task
+
+    chosen = [load_task(t, sysmobench) for t in tasks] if tasks else list_tasks(sysmobench)
+    plan = BenchPlan(tasks=chosen, model=model, runs=runs, jobs=jobs, runs_dir=runs_dir,
+                     budget=parse_budget(budget) if budget else None, entry=entry)
+    con = console(stderr=True)
+
+    def on_event(e: dict) -> None:
+        kind = e.get("event")
+        if kind == "bench-plan":
+            con.print(f"{e['entry']}: {len(e['todo'])} run(s) to do")
+        elif kind == "evaluation":
+            s = e.get("scores", {})
+            con.print(f"  {e['task']} r{e['run']} v{e.get('version')}: overall {e.get('overall', 0):.3f} "
+                      + " ".join(f"{k[:4]} {v:.2f}" for k, v in s.items()))
+        elif kind == "stop":
+            con.print(f"  {e['task']} r{e['run']}: {e.get('status')} ({e.get('reason', '')})")
+        elif kind == "bench-run-stopped":
+            con.print(f"  {e['task']} r{e['run']}: stopped ({e['status']}); run `specula bench run` again to resume")
+
+    recs = run_bench(plan, ResultStore(results), on_event)
+    if json_out:
+        print_json({"schema": "specula.bench.run/1", "records": [r.to_dict() for r in recs]})
+    else:
+        console().print(f"{len(recs)} run(s) recorded in {results}; see `specula leaderboard --results {results}`")
+
+
+@app.command()
+def leaderboard(
+    results: Path = ResultsOpt,
+    suite: Optional[list[str]] = typer.Option(None, "--task", help="Tasks of the suite (default: every bundled task)."),
+    sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="Use the SysMoBench checkout's tasks as the suite: a path, or a git URL[@REV]."),
+    fmt: BoardFormat = typer.Option(BoardFormat.table, "--format", help="How to render the board."),
+    best_of: int = typer.Option(5, "--best-of", min=1, help="Runs per task considered (best one counts)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the rendering here."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Rank entries with SysMoBench's aggregation (best of N per task, mean over the whole suite)."""
+    from specula.bench.leaderboard import build_leaderboard, render_html_board, render_markdown, render_table
+    from specula.bench.results import ResultStore
+    from specula.bench.tasks import list_tasks
+    from specula.errors import InputError
+
+    output_file(out, "--out")
+    if suite:
+        names = list(suite)
+    elif sysmobench:
+        names = [t.name for t in list_tasks(sysmobench) if t.kind == "sysmobench"]
+    else:
+        names = [t.name for t in list_tasks()]
+    if not results.is_file():
+        raise InputError("no results file yet (score specs with `specula bench eval` or `specula bench run`)", str(results))
+    store = ResultStore(results)
+    board = build_leaderboard(store.records(), names, best_of)
+    for bad in store.skipped:  # bad lines are skipped, never fatal: show where they are
+        sys.stderr.write(f"{bad.path}:{bad.line}: warning: {bad}\n")
+    if json_out:
+        print_json(board.to_dict())
+        return
+    if fmt is BoardFormat.markdown:
+        text = render_markdown(board)
+    elif fmt is BoardFormat.html:
+        text = render_html_board(board)
+    else:
+        text = None
+    if out and text is not None:
+        out.write_text(text + "\n", encoding="utf-8")
+        console().print(f"wrote {out}")
+        return
+    if text is not None:
+        sys.stdout.write(text + "\n")
+        return
+    console().print(render_table(board, len(names)))

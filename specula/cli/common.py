@@ -1,0 +1,43 @@
+"""What every command module shares: the JSON flag, consoles, output files.
+
+Kept import-light (typer only): ``specula --help`` imports every command module.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
+SysMoBenchOpt = typer.Option(
+    None, "--sysmobench", help="SysMoBench checkout for its tasks: a path, or a git URL[@REV] cloned into the cache.")
+ResultsOpt = typer.Option(Path("bench-results/results.jsonl"), "--results", help="Results store (JSON lines).")
+RunsDirOpt = typer.Option(Path("runs"), "--runs-dir", help="Where run directories go.")
+
+
+def console(stderr: bool = False):
+    from rich.console import Console  # lazy: rich's console costs start-up time of `--help`
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def output_file(path: Optional[Path], flag: str) -> None:
+    """Make sure an output file can be written (creating its folder) before any work is done."""
+    if path is None:
+        return
+    from specula.errors import InputError
+
+    if path.is_dir():
+        raise InputError(f"{flag} names a folder; give a file name", str(path))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{flag}: cannot create the folder: {exc.strerror or exc}", str(path)) from None
