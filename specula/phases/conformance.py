@@ -298,7 +298,12 @@ def validate_windows(
                 hit = (name, False, cause, None, ())
             else:
                 checked += 1
-                ok, cause, params = _check(model, b, binder, domains)
+                try:
+                    ok, cause, params = _check(model, b, binder, domains)
+                except Exception as exc:  # noqa: BLE001 - one window's failure is its own result
+                    ok, params = False, None
+                    cause = Cause(b.action, "error", f"internal error while checking this window: "
+                                  f"{type(exc).__name__}: {exc}")
                 hit = (b.action, ok, cause, params, tuple(dict.fromkeys(b.choices)))
             verdicts[key] = hit
         action, ok, cause, params, chosen = hit
@@ -502,24 +507,18 @@ def _check_summaries(model: Any, b: Bound, binder: Binder, verdict: Any) -> tupl
     if matching(verdict):
         return ok(verdict)
     # the engine reports the successors of the first parameter choice that fits the observed
-    # variables; another choice may fit the summaries too: try each explicitly
-    import itertools
+    # variables; another choice may fit the summaries too: try each explicitly (domains that
+    # depend on the state are read in the witness pre-state)
+    from specula.traces.shape import parameter_choices
 
-    doms: dict[str, list] = {}
-    for a in model.actions:
-        if a.name == b.action:
-            for nm, _k, vals in getattr(a, "binders", ()) or ():
-                if vals is not None:
-                    doms.setdefault(nm, list(vals))
-    free = [p for p in doms if p not in b.params]
-    if free and len(list(itertools.product(*(doms[p] for p in free)))) <= 1000:
-        for combo in itertools.product(*(doms[p] for p in free)):
-            try:
-                v = model.check_step(b.action, b.pre, b.post, {**b.params, **dict(zip(free, combo))}, b.free or None)
-            except Exception:  # noqa: BLE001 - this choice cannot take the step
-                continue
-            if getattr(v, "ok", False) and matching(v):
-                return ok(v)
+    combos = parameter_choices(model, b.action, b.params, getattr(verdict, "pre_state", None), limit=1000)
+    for choice in combos:
+        try:
+            v = model.check_step(b.action, b.pre, b.post, {**b.params, **choice}, b.free or None)
+        except Exception:  # noqa: BLE001 - this choice cannot take the step
+            continue
+        if getattr(v, "ok", False) and matching(v):
+            return ok(v)
     return False, Cause(b.action, "mismatch", f"post-state differs in {', '.join(sorted(b.post_summaries))} (by summary)"), None
 
 

@@ -184,7 +184,13 @@ class Binder:
             table = {_hk(i): nodes[k] for k, i in enumerate(order)}
             shown = ", ".join(f"{i}->{V.format_value(table[_hk(i)])}" for i in order)
             return table, f"trace node ids read by position: {shown}"
-        missing = [i for i, v in exact.items() if v is None]
+        missing = [i for i in ids if exact[_hk(i)] is None]
+        if not nodes:
+            raise BindError(
+                f"trace node id(s) {', '.join(map(str, missing))} cannot be read: the spec's node set is unknown "
+                "(no per-node variable's domain is a set of the cfg or one Next quantifies over; "
+                "give nodes.constant in the mapping)"
+            )
         raise BindError(
             f"trace node id(s) {', '.join(map(str, missing))} match no element of the node set "
             f"{'{' + ', '.join(V.format_value(n) for n in (nodes or [])) + '}'}"

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from specula.errors import EvalError, SpeculaError
 from specula.traces.bind import Bound, SpecInfo
 
-__all__ = ["spec_info", "check_step_over_domains", "param_domains", "action_params"]
+__all__ = ["spec_info", "check_step_over_domains", "param_domains", "action_params", "parameter_choices"]
 
 
 def spec_info(model: Any, cfg: Any = None) -> SpecInfo:
@@ -59,7 +59,7 @@ def spec_info(model: Any, cfg: Any = None) -> SpecInfo:
                 names[n] = model.evaluate(n)
             except Exception:  # noqa: BLE001 - not defined
                 pass
-    nodes, nodes_from = _guess_nodes(templates, const_sets, constants)
+    nodes, nodes_from = _guess_nodes(templates, const_sets, constants, _quantified_sets(model))
 
     def evaluate(text: str) -> Any:
         return model.evaluate(text)
@@ -138,24 +138,58 @@ def _model_values(v: Any) -> Iterable[Any]:
             yield from _model_values(x)
 
 
-def _guess_nodes(templates: dict[str, Any], const_sets: list[Any], constants: dict[str, Any]) -> tuple[list[Any] | None, str]:
-    """The node set: the domain of per-node variables (a constant set when one matches)."""
+def _quantified_sets(model: Any) -> list[frozenset[Any]]:
+    """The constant sets Next quantifies its actions' parameters over (``\\E s \\in Server``),
+    however they are written (a cfg constant, a definition such as ``Server == 1..N``)."""
+    out: list[frozenset[Any]] = []
+    for a in getattr(model, "actions", ()):
+        for b in getattr(a, "binders", ()) or ():
+            vals = tuple(b)[2] if len(tuple(b)) > 2 else None
+            if isinstance(vals, list) and vals:
+                try:
+                    fs = frozenset(vals)
+                except TypeError:
+                    continue
+                if fs not in out:
+                    out.append(fs)
+    for name in _next_operators(model):
+        try:
+            doms = param_domains(model, name)
+        except Exception:  # noqa: BLE001 - a domain we cannot read gives no node set
+            continue
+        for vals in doms.values():
+            try:
+                fs = frozenset(vals)
+            except TypeError:
+                continue
+            if vals and fs not in out:
+                out.append(fs)
+    return out
+
+
+def _guess_nodes(templates: dict[str, Any], const_sets: list[Any], constants: dict[str, Any],
+                 quantified: list[frozenset[Any]] = ()) -> tuple[list[Any] | None, str]:
+    """The node set: the domain of per-node variables, when it is a set the cfg gives or Next
+    quantifies an action parameter over (``Server == 1..N``, ``\\E s \\in Server``)."""
     from specula.tla import values as V
 
+    known = list(const_sets) + [q for q in quantified if q not in const_sets]
     doms: Counter[frozenset[Any]] = Counter()
     for v in templates.values():
         if v.__class__ is V.Fn and v:
             keys = frozenset(v.keys())
-            if any(k == keys for k in const_sets) or not all(isinstance(k, str) for k in keys):
+            if any(k == keys for k in known) or not all(isinstance(k, str) for k in keys):
                 doms[keys] += 1
         elif v.__class__ is tuple and v:
-            # a function over 1..N: per-node only when a constant set of the cfg is exactly 1..N
+            # a function over 1..N: per-node only when the cfg or Next's quantifiers give 1..N
             keys = frozenset(range(1, len(v) + 1))
-            if any(k == keys for k in const_sets):
+            if any(k == keys for k in known):
                 doms[keys] += 1
     if doms:
         best, _ = doms.most_common(1)[0]
         name = next((n for n, c in constants.items() if _same_set(c, best)), "")
+        if not name and best not in const_sets:
+            name = "a set Next quantifies over"
         return V.ordered(best), f"domain of per-node variables{' (' + name + ')' if name else ''}"
     if len(const_sets) == 1:
         return V.ordered(const_sets[0]), "the cfg's only constant set"
@@ -267,3 +301,63 @@ def param_domains(model: Any, action: str) -> dict[str, list]:
     if body is not None:
         visit(body, {}, 0)
     return out
+
+
+def parameter_choices(model: Any, action: str, fixed: dict[str, Any], pre_state: Any,
+                      limit: int = 1000) -> list[dict[str, Any]]:
+    """Every choice of ``action``'s unfixed parameters as Next quantifies them, at most ``limit``
+    (none when there are more). A domain that depends on the state (``\\E m \\in msgs``) or on
+    earlier parameters is read in ``pre_state``; one that cannot be read here is skipped, so the
+    list may be incomplete but never holds a choice Next does not offer."""
+    from specula.errors import EvalError as _EvalError
+    from specula.tla.values import ValueFault
+
+    frame = getattr(getattr(model, "compiler", None), "frame", None)
+    out: list[dict[str, Any]] = []
+    seen: set[tuple] = set()
+
+    def domain(vals: Any, slots: list[tuple[int, Any]]) -> list | None:
+        if vals is None:
+            return None
+        if isinstance(vals, (list, tuple)):
+            return list(vals)
+        values = getattr(vals, "values", None)
+        if not callable(values) or frame is None or pre_state is None:
+            return None
+        for k, v in slots:
+            frame[k] = v
+        try:
+            return list(values(pre_state, None, frame))
+        except (_EvalError, ValueFault, TypeError, KeyError, IndexError, RecursionError):
+            return None
+
+    def walk(binders: list, i: int, acc: dict[str, Any], slots: list[tuple[int, Any]]) -> bool:
+        if len(out) > limit:
+            return False
+        if i == len(binders):
+            key = tuple(sorted((k, repr(v)) for k, v in acc.items()))
+            if key not in seen:
+                seen.add(key)
+                out.append(dict(acc))
+            return True
+        nm, k, vals = binders[i]
+        if nm in fixed:
+            return walk(binders, i + 1, acc, slots + [(k, fixed[nm])])
+        dom = domain(vals, slots)
+        if dom is None:
+            return True
+        for v in dom:
+            if not walk(binders, i + 1, {**acc, nm: v}, slots + [(k, v)]):
+                return False
+        return True
+
+    infos = [a for a in model.actions if a.name == action]
+    if not infos:  # an action Next reaches only under a state-level \\E: its constant domains
+        doms = param_domains(model, action)
+        infos_binders = [[(p, -1, doms.get(p)) for p in action_params(model, action)]]
+    else:
+        infos_binders = [[tuple(b)[:3] for b in (getattr(a, "binders", ()) or ())] for a in infos]
+    for binders in infos_binders:
+        if not walk(binders, 0, {}, []):
+            return []
+    return out if len(out) <= limit else []

@@ -293,3 +293,48 @@ def test_summary_checked_over_every_parameter_choice(tmp_path):
     w2 = Window(2, "t", 0, "Put", {"x": 0, "logLen": 0, "logLastTerm": 0}, {"x": 0, "logLen": 1, "logLastTerm": 3})
     res = conformance(tmp_path / "L.tla", tmp_path / "L.cfg", [w2])
     assert res.passed == 0 and res.causes[0].title == "post-state differs in log (by summary)"
+
+
+def test_summary_over_state_dependent_parameter_domain(tmp_path):
+    """Issue 15.4: `\\E n \\in Nodes, m \\in msgs` (a domain read in the state) under a log seen
+    only by summaries: the first message that fits the observed variables (term 1) does not fit
+    the summary, the second (term 2) does. Each window gets its own verdict; none aborts the run."""
+    (tmp_path / "L2.tla").write_text(
+        "---- MODULE L2 ----\nEXTENDS Naturals, Sequences\nCONSTANTS Nodes\nVARIABLES msgs, log\n"
+        "Init == msgs = {} /\\ log = [n \\in Nodes |-> <<>>]\n"
+        "Recv(n, m) == /\\ msgs' = msgs \\ {m}\n"
+        "              /\\ log' = [log EXCEPT ![n] = Append(@, [term |-> m.term])]\n"
+        "Next == \\E n \\in Nodes, m \\in msgs : Recv(n, m)\n====\n")
+    (tmp_path / "L2.cfg").write_text("CONSTANTS Nodes = {1, 2}\nINIT Init\nNEXT Next\n")
+    from specula.traces.window import Window
+
+    pre = {"logLen": [0, 0], "logLastTerm": [0, 0], "msgs": [{"term": 1}, {"term": 2}]}
+    ws = [Window(1, "t", 0, "Recv", pre, {"logLen": [0, 1], "logLastTerm": [0, 2]}),
+          Window(2, "t", 1, "Recv", pre, {"logLen": [0, 1], "logLastTerm": [0, 3]}),
+          Window(3, "t", 2, "Recv", pre, {"logLen": [1, 0], "logLastTerm": [1, 0]})]
+    res = conformance(tmp_path / "L2.tla", tmp_path / "L2.cfg", ws)
+    assert [w.ok for w in res.windows] == [True, False, True], res.summary()
+    assert res.windows[0].params == {"n": "2", "m": '[term |-> 2]'}
+    assert res.causes[0].title == "post-state differs in log (by summary)"
+
+
+def test_actor_binding_with_node_set_defined_as_an_operator(tmp_path):
+    """Issue 15.5: `Server == 1..N` is no cfg constant; the node set is still the domain of the
+    per-node variables (the set Next quantifies `s` over), with or without a mapping."""
+    (tmp_path / "S.tla").write_text(
+        "---- MODULE S ----\nEXTENDS Naturals\nCONSTANTS N\nVARIABLES term, msgs\nServer == 1..N\n"
+        "Init == term = [s \\in Server |-> 0] /\\ msgs = {}\n"
+        "Recv(s, m) == /\\ m \\in msgs /\\ m.to = s\n"
+        "              /\\ term' = [term EXCEPT ![s] = m.term]\n"
+        "              /\\ msgs' = msgs \\ {m}\n"
+        "Next == \\E s \\in Server : \\E m \\in msgs : Recv(s, m)\n====\n")
+    (tmp_path / "S.cfg").write_text("CONSTANTS N = 3\nINIT Init\nNEXT Next\n")
+    from specula.traces.window import Window
+
+    ws = [Window(1, "t", 0, "Recv", {"term": [0, 0, 0]}, {"term": [0, 0, 2]}, actor=3, input={"to": 3, "term": 2}),
+          Window(2, "t", 1, "Recv", {"term": [0, 0, 0]}, {"term": [0, 2, 0]}, actor=3, input={"to": 2, "term": 2})]
+    for m in (None, parse_mapping("params: {s: actor, m: input}\n")):
+        res = conformance(tmp_path / "S.tla", tmp_path / "S.cfg", ws, m)
+        assert [w.ok for w in res.windows] == [True, m is None], res.summary()
+    # bound to the actor, window 2 fails on the guard m.to = s, not on binding
+    assert res.causes[0].kind == "conjunct" and "m.to = s" in res.causes[0].title
