@@ -19,7 +19,8 @@ __all__ = [
     "Provider", "RetryPolicy", "ModelRef", "make_provider", "parse_model",
     "Budget", "Ledger", "parse_budget",
     "Message", "ToolCall", "ToolSpec", "Usage", "Reply",
-    "TOOL_SPECS", "Toolbox", "Session", "RunDir", "translate_with_model",
+    "TOOLS", "TOOL_SPECS", "Tool", "tool", "tool_named", "Toolbox", "Session", "RunDir",
+    "translate_with_model",
 ]
 
 _WHERE = {
@@ -30,7 +31,7 @@ _WHERE = {
     "parse_model": "providers",
     "Budget": "ledger", "Ledger": "ledger", "parse_budget": "ledger",
     "Message": "messages", "ToolCall": "messages", "ToolSpec": "messages", "Usage": "messages", "Reply": "messages",
-    "TOOL_SPECS": "tools", "Toolbox": "tools", "Session": "tools", "RunDir": "rundir",
+    "TOOLS": "tools", "TOOL_SPECS": "tools", "Tool": "declare", "tool": "declare", "tool_named": "tools", "Toolbox": "tools", "Session": "tools", "RunDir": "rundir",
     "translate_with_model": "translate",
 }
 

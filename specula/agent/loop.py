@@ -17,7 +17,7 @@ from specula.agent.ledger import Budget, Ledger
 from specula.agent.messages import FORMAT_VERSION, Message, ToolCall
 from specula.agent.prompts import render
 from specula.agent.providers.base import Provider
-from specula.agent.tools import Finish, Session, Toolbox, clip
+from specula.agent.tools import Finish, Session, ToolError, Toolbox, clip
 from specula.errors import BudgetExceeded, ProviderError, SpeculaError
 
 __all__ = ["Agent", "Outcome", "Converged", "Finished", "initial_prompt", "compact"]
@@ -247,7 +247,7 @@ def initial_prompt(toolbox: Toolbox) -> str:
     def safe(fn: Callable[[], str], limit: int = 6000) -> str:
         try:
             return toolbox._short_paths(fn())[:limit]
-        except SpeculaError as exc:
+        except (SpeculaError, ToolError) as exc:
             return f"(unavailable: {exc})"
 
     invariants = "(none given)"
@@ -261,8 +261,8 @@ def initial_prompt(toolbox: Toolbox) -> str:
         actions=", ".join(t.required_actions) or "(none given: model the steps the code takes)",
         files=", ".join(t.source_files) or "(see the code map)",
         focus="\n\n".join(x for x in (t.focus, t.guidance) if x) or "(none)",
-        code_map=safe(lambda: toolbox.t_code_map(budget=1500)),
-        traces=safe(lambda: toolbox.t_read_traces(limit=2)) if t.traces else "(no traces given)",
+        code_map=safe(lambda: toolbox.code_map(budget=1500)),
+        traces=safe(lambda: toolbox.read_traces(limit=2)) if t.traces else "(no traces given)",
         invariants=invariants,
-        mapping=safe(toolbox.t_read_mapping, 2500) if t.mapping else "(none: trace fields are spec variables)",
+        mapping=safe(toolbox.read_mapping, 2500) if t.mapping else "(none: trace fields are spec variables)",
     )

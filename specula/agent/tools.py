@@ -1,4 +1,7 @@
-"""The tools the modeling agent calls: JSON schemas (docs/agent-tools.md) and their handlers.
+"""The tools the modeling agent calls (docs/agent-tools.md): each is one ``@tool`` method of
+``Toolbox`` whose JSON schema is derived from its signature and docstring (``specula.agent.declare``).
+``TOOLS`` is the public registry every front end (the loop, the MCP server, the TUI) enumerates;
+``Toolbox.invoke(name, arguments)`` runs one.
 
 Results are compact text sized for a context window (``MAX_RESULT`` characters): grouped causes
 and excerpts, never raw dumps. A handler raises ``ToolError`` for a bad request (the message goes
@@ -14,25 +17,22 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from specula.agent import specedit
+from specula.agent.declare import Tool, ToolError, collect, tool
 from specula.agent.evaluate import PHASES, Evaluation, Scoring, phase_names
 from specula.agent.messages import ToolCall, ToolSpec
 from specula.agent.rundir import RunDir
 from specula.agent.task import Task
 from specula.errors import SpeculaError
 
-__all__ = ["ToolError", "Finish", "Session", "Toolbox", "TOOL_SPECS", "MAX_RESULT"]
+__all__ = ["ToolError", "Finish", "Session", "Toolbox", "Tool", "TOOLS", "TOOL_SPECS", "tool_named", "MAX_RESULT"]
 
 MAX_RESULT = 6000
 _SOURCE_EXT = {".go", ".rs", ".c", ".h", ".cc", ".cpp", ".hpp", ".java", ".py", ".js", ".ts", ".tla", ".cfg",
                ".md", ".txt", ".yaml", ".yml", ".toml", ".json", ".ndjson", ".jsonl"}
 _SKIP_DIRS = {".git", "node_modules", "target", "build", "__pycache__", ".venv", "vendor", "runs"}
-
-
-class ToolError(Exception):
-    """A bad tool request; the text goes back to the model."""
 
 
 class Finish(Exception):
@@ -41,57 +41,6 @@ class Finish(Exception):
     def __init__(self, summary: str) -> None:
         super().__init__(summary)
         self.summary = summary
-
-
-def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
-
-
-_S = {"type": "string"}
-_I = {"type": "integer"}
-TOOL_SPECS: list[ToolSpec] = [
-    ToolSpec("code_map", "Ranked map of the target repository: the files, types and functions most relevant to a "
-             "focus, as signatures with file:line. Start here.",
-             _obj({"focus": {**_S, "description": "words to rank by (e.g. 'vote quorum epoch')"},
-                   "budget": {**_I, "description": "approximate tokens (default 2000)"}}, [])),
-    ToolSpec("code_search", "Search the repository for a regular expression or a symbol name; returns file:line hits.",
-             _obj({"pattern": _S, "path": {**_S, "description": "optional sub-folder or file"}}, ["pattern"])),
-    ToolSpec("code_show", "Show the source of a function, method or type by name, with line numbers.",
-             _obj({"symbol": _S}, ["symbol"])),
-    ToolSpec("code_query", "Code index queries: callers/callees of a function, fields of a type, writes to a "
-             "field or variable, symbols of a file, or find symbols by name.",
-             _obj({"what": {**_S, "enum": ["callers", "callees", "fields", "writes", "file_symbols", "find"]},
-                   "name": {**_S, "description": "function, type, field, file path or name query"}},
-                  ["what", "name"])),
-    ToolSpec("read_file", "Read lines of a file of the target repository (or the run directory).",
-             _obj({"path": _S, "start": _I, "end": _I}, ["path"])),
-    ToolSpec("write_spec", "Write the whole TLA+ module and its .cfg (a new spec version). The module must be "
-             "named as the task says and define every required action, each used in Next.",
-             _obj({"tla": {**_S, "description": "full module text"},
-                   "cfg": {**_S, "description": "full .cfg text (SPECIFICATION Spec, CONSTANTS)"}}, ["tla", "cfg"])),
-    ToolSpec("edit_definition", "Replace one top-level definition of the current spec by name (or add it if new). "
-             "Give the complete new definition text, starting with its head ('Name(p) ==').",
-             _obj({"name": _S, "text": _S}, ["name", "text"])),
-    ToolSpec("read_spec", "Show the current spec (and cfg) with line numbers, or one definition by name.",
-             _obj({"name": {**_S, "description": "optional definition name"}}, [])),
-    ToolSpec("run_phase", "Score the current spec: 1 syntax, 2 runtime, 3 conformance, 4 invariants, or all "
-             "(earlier phases run too; they gate later ones). Returns scores and grouped failure causes.",
-             _obj({"phase": {**_S, "enum": ["1", "2", "3", "4", "syntax", "runtime", "conformance", "invariants",
-                                            "all"]}}, ["phase"])),
-    ToolSpec("show_window", "Show a failing conformance window of an action: observed pre/post state, the step's "
-             "actor/input, and the diagnosis (false conjunct with values, or mismatched variables).",
-             _obj({"action": _S, "n": {**_I, "description": "which failing window (0 = first)"}}, ["action"])),
-    ToolSpec("show_counterexample", "Show the counterexample trace of a violated invariant (states with action labels).",
-             _obj({"invariant": _S}, ["invariant"])),
-    ToolSpec("read_traces", "Show observed trace windows for an action (raw trace fields, before mapping): "
-             "a count per action and a few samples.",
-             _obj({"action": _S, "limit": _I}, [])),
-    ToolSpec("read_mapping", "Show the mapping from trace fields to spec variables, actions and parameters.",
-             _obj({}, [])),
-    ToolSpec("finish", "End the run with a short summary of the model and what remains wrong, if anything.",
-             _obj({"summary": _S}, ["summary"])),
-]
-_SPEC_BY_NAME = {t.name: t for t in TOOL_SPECS}
 
 
 @dataclass
@@ -154,22 +103,27 @@ class Toolbox:
 
     # -- dispatch
     def call(self, call: ToolCall) -> tuple[str, bool]:
-        """Run one call; return (result text, is_error). Raises Finish."""
-        spec = _SPEC_BY_NAME.get(call.name)
-        if spec is None:
-            return f"error: unknown tool {call.name!r}; tools: {', '.join(_SPEC_BY_NAME)}", True
-        if call.error:
+        """Run one call from the model; return (result text, is_error). Raises Finish."""
+        t = _BY_NAME.get(call.name)
+        if t is not None and call.error:
             hint = (" The reply was probably cut at the output token limit: send smaller pieces "
                     "(a short write_spec, then edit_definition)." if len(call.raw) > 2000 else "")
             sent = call.raw if len(call.raw) <= 200 else call.raw[:100] + " ... " + call.raw[-60:]
             return (f"error: the arguments of {call.name} could not be read ({call.error}).{hint} "
                     f"You sent: {sent!r}. "
-                    f"Send a JSON object matching the schema: {json.dumps(spec.parameters['properties'])}"), True
+                    f"Send a JSON object matching the schema: {json.dumps(t.parameters['properties'])}"), True
+        return self.invoke(call.name, call.arguments)
+
+    def invoke(self, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+        """Run tool ``name`` with ``arguments`` (a JSON object); return (result text, is_error).
+        A bad request is an error result, never an exception; ``finish`` raises ``Finish``."""
+        t = _BY_NAME.get(name)
+        if t is None:
+            return f"error: unknown tool {name!r}; tools: {', '.join(_BY_NAME)}", True
         try:
-            args = _validate(spec, call.arguments)
-            text = getattr(self, "t_" + call.name)(**args)
+            text = t.fn(self, **t.bind(arguments))
             return clip(self._short_paths(text)), False
-        except ToolError as exc:
+        except (ToolError, SpeculaError) as exc:  # a bad request, or a bad input it named
             return clip(self._short_paths(f"error: {exc}")), True
 
     def _short_paths(self, text: str) -> str:
@@ -218,19 +172,20 @@ class Toolbox:
             return str(p)
 
     def _code_index(self) -> Any:
-        """The code room's index of the target repo, or None (then plain-text fallbacks are used)."""
+        """The code room's index of the target repository, built once. An indexing failure is the
+        tool's error result (and is tried again on the next call), never a silent substitute."""
         if self._index is None:
-            try:
-                from specula.code import IndexOptions, index_repo
+            from specula.code import IndexOptions, index_repo
 
-                # the task's files are indexed even where vendored (redisraft's deps/raft/...);
-                # what the task hides (reference spec, mutants) never is
-                opts = IndexOptions(always_include=tuple(self.s.task.source_files),
-                                    exclude=tuple(self._rel(h) for h in self.s.task.hidden))
+            # the task's files are indexed even where vendored (redisraft's deps/raft/...);
+            # what the task hides (reference spec, mutants) never is
+            opts = IndexOptions(always_include=tuple(self.s.task.source_files),
+                                exclude=tuple(self._rel(h) for h in self.s.task.hidden))
+            try:
                 self._index = index_repo(self.s.task.repo, opts)
-            except Exception:  # an unindexable repo still gets the text fallbacks
-                self._index = False
-        return self._index or None
+            except SpeculaError as exc:
+                raise ToolError(f"the code index of {self.s.task.repo} could not be built: {exc}") from None
+        return self._index
 
     def _visible(self, text: str) -> str:
         """Drop lines of a code-room result that point into hidden paths."""
@@ -239,92 +194,79 @@ class Toolbox:
                          if not any(line.lstrip().startswith(h + "/") or line.lstrip().startswith(h + ":")
                                     for h in hidden))
 
-    def t_code_map(self, focus: str = "", budget: int = 2000) -> str:
+    @tool
+    def code_map(self, focus: str = "", budget: int = 2000) -> str:
+        """Ranked map of the target repository: the files, types and functions most relevant to a
+        focus, as signatures with file:line. Start here.
+
+        Args:
+            focus: words to rank by (e.g. 'vote quorum epoch')
+            budget: approximate tokens (default 2000)
+        """
+        from specula.code import repo_map
+
         focus = " ".join(x for x in (focus, self.s.task.focus) if x)
+        m = repo_map(self._code_index(), focus=focus, budget=budget, names=self.s.task.required_actions,
+                     files=self.s.task.source_files)
+        return self._visible(m.text)
+
+    @tool
+    def code_search(self, pattern: str, path: str = "") -> str:
+        """Search the repository for a regular expression or a symbol name; returns file:line hits.
+
+        Args:
+            pattern: a regular expression or a symbol name
+            path: optional sub-folder or file
+        """
+        from specula.code import search_code
+
         ix = self._code_index()
-        if ix is not None:
-            from specula.code import repo_map
+        if path:
+            self._resolve(path)
+        return self._visible(search_code(ix, pattern, path=path).render()) or f"no match for {pattern!r}"
 
-            m = repo_map(ix, focus=focus, budget=budget, names=self.s.task.required_actions,
-                         files=self.s.task.source_files)
-            return self._visible(m.text)
-        files = self._source_files()
-        named = [f for f in files if self._rel(f) in self.s.task.source_files]
-        lines = [f"repository {self.s.task.repo.name}: {len(files)} files (task files first)"]
-        sig = re.compile(r"^\s*(?:pub\s+|static\s+|public\s+|private\s+|protected\s+|async\s+)*"
-                         r"(?:func|fn|def|class|struct|type|impl|enum|trait|interface)\b.*|^[A-Za-z_][\w\s\*]*\(.*\)\s*\{?\s*$")
-        for f in named + [f for f in files if f not in named]:
-            lines.append(f"{self._rel(f)}")
-            if f in named or len(lines) < budget // 10:
-                try:
-                    for i, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
-                        if sig.match(line) and not line.strip().startswith(("//", "#", "*", "return")):
-                            lines.append(f"  {i}: {line.strip()[:120]}")
-                except OSError:
-                    pass
-            if sum(len(x) for x in lines) > budget * 4:
-                lines.append("... (budget reached; use code_search / code_show)")
-                break
-        return "\n".join(lines)
+    @tool
+    def code_show(self, symbol: str) -> str:
+        """Show the source of a function, method or type by name, with line numbers.
 
-    def t_code_search(self, pattern: str, path: str = "") -> str:
+        Args:
+            symbol: a function, method or type name (Type.method for a method)
+        """
+        from specula.code import show_symbol
+
         ix = self._code_index()
-        if ix is not None:
-            from specula.code import search_code
-
-            if path:
-                self._resolve(path)
-            return self._visible(search_code(ix, pattern, path=path).render()) or f"no match for {pattern!r}"
         try:
-            rx = re.compile(pattern)
-        except re.error:
-            rx = re.compile(re.escape(pattern))
-        under = self._resolve(path) if path else None
-        hits: list[str] = []
-        for f in self._source_files(under):
-            try:
-                for i, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
-                    if rx.search(line):
-                        hits.append(f"{self._rel(f)}:{i}: {line.strip()[:160]}")
-                        if len(hits) >= 60:
-                            return "\n".join(hits) + "\n... (more hits; narrow the pattern or give a path)"
-            except OSError:
-                continue
-        return "\n".join(hits) if hits else f"no match for {pattern!r}"
+            return self._visible(show_symbol(ix, symbol).render())
+        except SpeculaError as exc:
+            raise ToolError(f"{exc}; try code_search or code_query find") from None
 
-    def t_code_show(self, symbol: str) -> str:
-        ix = self._code_index()
-        if ix is not None:
-            from specula.code import show_symbol
+    @tool
+    def code_query(self, what: Literal["callers", "callees", "fields", "writes", "file_symbols", "find"],
+                   name: str) -> str:
+        """Code index queries: callers/callees of a function, fields of a type, writes to a field or
+        variable, symbols of a file, or find symbols by name.
 
-            try:
-                return self._visible(show_symbol(ix, symbol).render())
-            except SpeculaError:  # unknown to the index: fall back to a text search
-                pass
-        name = symbol.split(".")[-1].split("::")[-1]
-        rx = re.compile(r"(?:func\s*(?:\([^)]*\)\s*)?|fn\s+|def\s+|class\s+|struct\s+|type\s+|enum\s+|interface\s+|"
-                        r"[\w\*\s<>,\[\]]+\s+)" + re.escape(name) + r"\s*[(<{:\[]|^(?:struct|class)\s+" + re.escape(name))
-        for f in self._source_files():
-            lines = f.read_text(errors="replace").splitlines()
-            for i, line in enumerate(lines):
-                if rx.search(line) and not line.strip().startswith(("//", "#", "*")) and not line.rstrip().endswith(";"):
-                    end = _block_end(lines, i)
-                    return f"{self._rel(f)}:{i + 1}\n" + "\n".join(
-                        f"{j + 1:>5}  {lines[j]}" for j in range(i, end))
-        raise ToolError(f"no definition of {symbol!r} found; try code_search")
-
-    def t_code_query(self, what: str, name: str) -> str:
-        ix = self._code_index()
-        if ix is None:
-            raise ToolError("the code index is not available for this repository; use code_search")
+        Args:
+            what: the query
+            name: function, type, field, file path or name query
+        """
         import specula.code as code_room
 
+        ix = self._code_index()
         fn = {"callers": code_room.callers, "callees": code_room.callees, "fields": code_room.type_fields,
               "writes": code_room.writes_to, "file_symbols": code_room.file_symbols,
               "find": code_room.find_symbols}[what]
         return self._visible(fn(ix, name).render())
 
-    def t_read_file(self, path: str, start: int = 1, end: int = 0) -> str:
+    @tool
+    def read_file(self, path: str, start: int = 1, end: int = 0) -> str:
+        """Read lines of a file of the target repository (or the run directory).
+
+        Args:
+            path: file path, relative to the repository (or the run directory)
+            start: first line (default 1)
+            end: last line (default: 200 lines from start)
+        """
         p = self._resolve(path)
         if p.is_dir():
             return "\n".join(self._rel(f) for f in self._source_files(p)[:200])
@@ -386,10 +328,26 @@ class Toolbox:
         return "\n".join([f"saved spec version {self.s.version} ({len(tla.splitlines())} lines). "
                           "Run run_phase to score it.", *notes])
 
-    def t_write_spec(self, tla: str, cfg: str) -> str:
+    @tool
+    def write_spec(self, tla: str, cfg: str) -> str:
+        """Write the whole TLA+ module and its .cfg (a new spec version). The module must be named as
+        the task says and define every required action, each used in Next.
+
+        Args:
+            tla: full module text
+            cfg: full .cfg text (SPECIFICATION Spec, CONSTANTS)
+        """
         return self._save(_strip_fence(tla), _strip_fence(cfg), "write_spec")
 
-    def t_edit_definition(self, name: str, text: str) -> str:
+    @tool
+    def edit_definition(self, name: str, text: str) -> str:
+        """Replace one top-level definition of the current spec by name (or add it if new). Give the
+        complete new definition text, starting with its head ('Name(p) ==').
+
+        Args:
+            name: the definition's name
+            text: the complete new definition
+        """
         if not self.s.tla:
             raise ToolError("there is no spec yet; use write_spec first")
         text = _strip_fence(text)
@@ -401,7 +359,13 @@ class Toolbox:
         msg = self._save(new, self.s.cfg, f"edit_definition {name}")
         return f"{'replaced' if existed else 'added'} {name}; {msg}"
 
-    def t_read_spec(self, name: str = "") -> str:
+    @tool
+    def read_spec(self, name: str = "") -> str:
+        """Show the current spec (and cfg) with line numbers, or one definition by name.
+
+        Args:
+            name: optional definition name
+        """
         if not self.s.tla:
             return "there is no spec yet; use write_spec"
         if name:
@@ -416,7 +380,15 @@ class Toolbox:
     def windows(self) -> list[Any]:
         return list(self.scoring.data().windows or [])
 
-    def t_run_phase(self, phase: str) -> str:
+    @tool
+    def run_phase(self, phase: Literal["1", "2", "3", "4", "syntax", "runtime", "conformance", "invariants",
+                                       "all"]) -> str:
+        """Score the current spec: 1 syntax, 2 runtime, 3 conformance, 4 invariants, or all (earlier
+        phases run too; they gate later ones). Returns scores and grouped failure causes.
+
+        Args:
+            phase: which phase to run (earlier ones run too)
+        """
         if not self.s.tla:
             raise ToolError("there is no spec yet; use write_spec first")
         try:
@@ -456,7 +428,15 @@ class Toolbox:
             raise ToolError(f"no {phase} results for the current spec yet; {how} first")
         return d
 
-    def t_show_window(self, action: str, n: int = 0) -> str:
+    @tool
+    def show_window(self, action: str, n: int = 0) -> str:
+        """Show a failing conformance window of an action: observed pre/post state, the step's
+        actor/input, and the diagnosis (false conjunct with values, or mismatched variables).
+
+        Args:
+            action: the spec action
+            n: which failing window (0 = first)
+        """
         d = self._detail("conformance", "run_phase 3 (or all)")
         failing = [w for w in d.get("windows", []) if not w.get("ok") and w.get("action") == action]
         if not failing:
@@ -495,7 +475,13 @@ class Toolbox:
                 return w
         return None
 
-    def t_show_counterexample(self, invariant: str) -> str:
+    @tool
+    def show_counterexample(self, invariant: str) -> str:
+        """Show the counterexample trace of a violated invariant (states with action labels).
+
+        Args:
+            invariant: the invariant's name
+        """
         d = self._detail("invariants", "run_phase 4 (or all)")
         rows = d.get("rows", [])
         row = next((r for r in rows if r.get("name") == invariant), None)
@@ -520,7 +506,15 @@ class Toolbox:
         return "\n".join(lines)
 
     # -- traces and mapping
-    def t_read_traces(self, action: str = "", limit: int = 3) -> str:
+    @tool
+    def read_traces(self, action: str = "", limit: int = 3) -> str:
+        """Show observed trace windows for an action (raw trace fields, before mapping): a count per
+        action and a few samples.
+
+        Args:
+            action: only windows of this action (default: all)
+            limit: how many samples (default 3, at most 10)
+        """
         ws = self.windows()
         counts: dict[str, int] = {}
         for w in ws:
@@ -535,41 +529,21 @@ class Toolbox:
             lines.append(json.dumps(w.to_dict(), default=str))
         return "\n".join(lines)
 
-    def t_read_mapping(self) -> str:
+    @tool
+    def read_mapping(self) -> str:
+        """Show the mapping from trace fields to spec variables, actions and parameters."""
         if self.s.task.mapping is None:
             return "no mapping file: trace fields are compared with spec variables of the same name"
         return self.s.task.mapping.read_text(encoding="utf-8")
 
-    def t_finish(self, summary: str) -> str:
+    @tool
+    def finish(self, summary: str) -> str:
+        """End the run with a short summary of the model and what remains wrong, if anything.
+
+        Args:
+            summary: what the model covers and what is still wrong
+        """
         raise Finish(summary)
-
-
-def _validate(spec: ToolSpec, args: dict[str, Any]) -> dict[str, Any]:
-    props = spec.parameters.get("properties", {})
-    unknown = [k for k in args if k not in props]
-    if unknown:
-        raise ToolError(f"{spec.name}: unknown argument(s) {', '.join(unknown)}; expected {', '.join(props) or 'none'}")
-    missing = [k for k in spec.parameters.get("required", []) if k not in args]
-    if missing:
-        raise ToolError(f"{spec.name}: missing required argument(s) {', '.join(missing)}")
-    out: dict[str, Any] = {}
-    for k, v in args.items():
-        kind = props[k].get("type")
-        if kind == "integer":
-            if isinstance(v, str) and re.fullmatch(r"-?\d+", v.strip()):
-                v = int(v)
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise ToolError(f"{spec.name}: argument {k} must be an integer, got {v!r}")
-        elif kind == "string":
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
-                v = str(v)
-            if not isinstance(v, str):
-                raise ToolError(f"{spec.name}: argument {k} must be a string, got {type(v).__name__}")
-            enum = props[k].get("enum")
-            if enum and v not in enum:
-                raise ToolError(f"{spec.name}: argument {k} must be one of {', '.join(enum)}")
-        out[k] = v
-    return out
 
 
 def _strip_fence(text: str) -> str:
@@ -577,17 +551,19 @@ def _strip_fence(text: str) -> str:
     return (m.group(1) if m else text).rstrip() + "\n"
 
 
-def _block_end(lines: list[str], i: int) -> int:
-    depth, seen = 0, False
-    for j in range(i, min(len(lines), i + 250)):
-        depth += lines[j].count("{") - lines[j].count("}")
-        seen = seen or "{" in lines[j]
-        if seen and depth <= 0:
-            return j + 1
-        if not seen and j > i and lines[j].strip() and not lines[j][:1].isspace() and lines[i].lstrip().startswith(("def ", "class ")):
-            return j
-    return min(len(lines), i + 80)
-
-
 def _failing_actions(conformance_detail: dict[str, Any]) -> list[str]:
     return [a["action"] for a in conformance_detail.get("actions", []) if a.get("passed", 0) < a.get("total", 0)]
+
+
+TOOLS: tuple[Tool, ...] = collect(Toolbox)
+"""Every tool, in the order the model sees them."""
+TOOL_SPECS: tuple[ToolSpec, ...] = tuple(t.spec for t in TOOLS)
+_BY_NAME: dict[str, Tool] = {t.name: t for t in TOOLS}
+
+
+def tool_named(name: str) -> Tool:
+    """The tool called ``name``; ``KeyError`` lists the known names."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"unknown tool {name!r}; tools: {', '.join(_BY_NAME)}") from None
