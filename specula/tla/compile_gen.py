@@ -295,7 +295,7 @@ class Generator:
         return f"_k[{len(self.consts) - 1}]"
 
     def fallback(self, node: Any, env: "Env") -> tuple:
-        h = self.c._EXPR[node.__class__]
+        h = self.c.expr_table[node.__class__]
         fn, deps = h(node, env)
         self._last_fallback = (node, fn, deps)
         if not deps:
@@ -336,7 +336,7 @@ class Generator:
         return f"s[{i}]", {"S"}, 1
 
     def _unset_reader(self, i: int, env: "Env") -> int:
-        fn, _ = self.c._var_read(i, env, None)
+        fn, _ = self.c.var_read(i, env, None)
         self.consts.append(fn)
         return len(self.consts) - 1
 
@@ -356,7 +356,7 @@ class Generator:
                     hit = self._lazy_src[id(b)] = (b, self.sub(b[4], b[5]))
                 arg = hit[1]
                 return f"(e[{k}] if e[{k}] is not _U else _st(e, {k}, {arg[0]}))", set(arg[1]) | {k}, 1 + arg[2]
-            lz, _ = self.c._binding_value(b, env, None)
+            lz, _ = self.c.binding_value(b, env, None)
             self.consts.append(lz)
             return f"(e[{k}] if e[{k}] is not _U else _k[{len(self.consts) - 1}](s, n, e))", set(deps) | {k}, 1
         if kind == "expr":
@@ -404,7 +404,7 @@ class Generator:
             return None
         name = node.name
         args = node.args
-        if name in self.c._BUILTIN_OPS and name not in env.locals:
+        if name in self.c.builtin_ops and name not in env.locals:
             return self._builtin(name, args, env, node)
         try:
             b = self.c.resolve(name, env, node.span)
@@ -926,7 +926,7 @@ class ActionGenerator:
             return self._guard(node, env, assigned, k, ind)
         if isinstance(node, (A.AngleAction, A.Prime)):
             raise _Abort
-        if isinstance(node, A.FuncApp) and c._funcdef_of(node, env) is not None:
+        if isinstance(node, A.FuncApp) and c.funcdef_of(node, env) is not None:
             raise _Abort  # f[a] with f[x \in S] == body splitting: body as the action (closures)
         return self._guard(node, env, assigned, k, ind)
 
@@ -1012,11 +1012,11 @@ class ActionGenerator:
                     + [f"{pad}else:", f"{pad}    {var} = 1"])
         if isinstance(node, (A.OpApp, A.Name)) and not getattr(node, "prefix", ()):
             args = node.args if isinstance(node, A.OpApp) else ()
-            if isinstance(node, A.OpApp) and node.name in c._BUILTIN_OPS and node.name not in env.locals:
+            if isinstance(node, A.OpApp) and node.name in c.builtin_ops and node.name not in env.locals:
                 return self._count_guard(node, env, var, ind)  # e.g. ~, <=>: the operands are values
             b = c.resolve(node.name, env, node.span)
             if args:
-                b = c._as_op(b)
+                b = c.as_op(b)
             if b[0] == "expr" and not args:
                 benv = b[2].with_(init=True) if env.init and not b[2].init else b[2]
                 return self._count(b[1], benv, var, ind)
@@ -1038,7 +1038,7 @@ class ActionGenerator:
         binds = {}
         lazy = []
         for p, a in zip(op.params, args):
-            b = self.c._arg_binding(p, a, env)
+            b = self.c.arg_binding(p, a, env)
             binds[p.name] = b
             if b[0] == "lazy":
                 lazy.append(b[1])
@@ -1085,15 +1085,15 @@ class ActionGenerator:
         name = node.name
         pad = "    " * ind
         if node.prefix:
-            if c._subexpr(node, env) is not None:
+            if c.subexpr(node, env) is not None:
                 raise _Abort  # Def!2 may assign variables: the closures take it as an action
-            op, _ = c._instance_op(node, env)
+            op, _ = c.instance_op(node, env)
             if op.native is not None or op.recursive or op.body is None:
                 return self._guard(node, env, assigned, k, ind)
             return self._inline(op, node.args, env, assigned, k, ind, node)
         if name not in env.locals:
             if name in ("=", "\\in") and len(node.args) == 2:
-                i = c._target_var(node.args[0], env)
+                i = c.target_var(node.args[0], env)
                 if i is not None:
                     rhs = self.expr(node.args[1], env)
                     if name == "=":
@@ -1124,11 +1124,11 @@ class ActionGenerator:
                 cond = self.expr(node.args[0], env)
                 return ([f"{pad}if {cond} is True:"] + (self.act(node.args[1], env, assigned, k, ind + 1) or [pad + "    pass"])
                         + [f"{pad}else:"] + (k(assigned, ind + 1) or [pad + "    pass"]))
-            if name in c._BUILTIN_OPS:
+            if name in c.builtin_ops:
                 return self._guard(node, env, assigned, k, ind)
         b = c.resolve(name, env, node.span)
         if node.args:
-            b = c._as_op(b)
+            b = c.as_op(b)
         if b[0] == "op":
             op = b[1]
             if op.native is not None or op.recursive or op.body is None:

@@ -118,7 +118,7 @@ def unfold_definition(comp: Any, node: Any, env: Any) -> tuple[Any, Any] | None:
 
     try:
         if isinstance(node, A.OpApp) and node.prefix and not node.args:
-            op, ienv = comp._instance_op(node, env)
+            op, ienv = comp.instance_op(node, env)
             if op.body is not None and not op.params and op.native is None:
                 return op.body, op.env or ienv
             return None
@@ -161,7 +161,7 @@ def has_temporal(comp: Any, node: Any, env: Any, _seen: set | None = None, _dept
         target = None
         try:
             if isinstance(node, A.OpApp) and node.prefix:
-                op, ienv = comp._instance_op(node, env)
+                op, ienv = comp.instance_op(node, env)
                 if op.body is not None and op.native is None:
                     target = (op.body, op.env or ienv)
             elif node.name not in env.locals:

@@ -159,12 +159,12 @@ class Translator:
         comp = self.comp
         try:
             if isinstance(node, A.OpApp) and node.prefix:
-                op, ienv = comp._instance_op(node, env)
+                op, ienv = comp.instance_op(node, env)
                 if op.native is not None or op.body is None or len(op.params) != len(node.args):
                     return None
                 return op.body, self._bind(op, node.args, env, op.env or ienv)
             if isinstance(node, A.Name) or (isinstance(node, A.OpApp) and node.name not in _BUILTINS):
-                if isinstance(node, A.OpApp) and comp._BUILTIN_OPS.get(node.name) is not None and node.name not in env.locals:
+                if isinstance(node, A.OpApp) and comp.builtin_ops.get(node.name) is not None and node.name not in env.locals:
                     return None
                 b = comp.resolve(node.name, env, getattr(node, "span", None))
                 if b[0] == "expr" and not getattr(node, "args", ()):
@@ -184,7 +184,7 @@ class Translator:
             return base
         binds = {}
         for p, a in zip(op.params, args):
-            b = self.comp._arg_binding(p, a, env)
+            b = self.comp.arg_binding(p, a, env)
             if b[0] == "lazy":
                 b = ("expr", a, env)
             binds[p.name] = b

@@ -190,7 +190,7 @@ class Model:
             return
         if isinstance(node, A.Quant) and node.kind == "E":
             try:
-                bnds, benv, ddeps, slots = c._bounds(node.bounds, env)
+                bnds, benv, ddeps, slots = c.bounds(node.bounds, env)
             except CompileError:
                 bnds = None
             if bnds is not None and all(not t for _, t, _, _ in bnds) and (
@@ -212,18 +212,18 @@ class Model:
                 return
         if isinstance(node, A.OpApp) and node.prefix:
             try:
-                op, _ = c._instance_op(node, env)
+                op, _ = c.instance_op(node, env)
             except CompileError:
                 op = None
             if op is not None and op.native is None and not op.recursive and op.body is not None \
                     and len(node.args) == len(op.params):
-                binds = {p.name: c._arg_binding(p, a, env) for p, a in zip(op.params, node.args)}
+                binds = {p.name: c.arg_binding(p, a, env) for p, a in zip(op.params, node.args)}
                 if all(v[0] != "lazy" for v in binds.values()):
                     self._split(op.body, (op.env or Env()).bind(binds), binders, (op.name, op.key), leaves)
                     return
         if isinstance(node, (A.Name, A.OpApp)) and not getattr(node, "prefix", ()):
             nm = node.name
-            if nm not in c._BUILTIN_OPS or nm in env.locals:
+            if nm not in c.builtin_ops or nm in env.locals:
                 try:
                     b = c.resolve(nm, env, node.span)
                 except CompileError:
@@ -232,7 +232,7 @@ class Model:
                     op: OpVal = b[1]
                     args = getattr(node, "args", ())
                     if len(args) == len(op.params):
-                        binds = {p.name: c._arg_binding(p, a, env) for p, a in zip(op.params, args)}
+                        binds = {p.name: c.arg_binding(p, a, env) for p, a in zip(op.params, args)}
                         if all(v[0] != "lazy" for v in binds.values()):
                             benv = (op.env or Env()).bind(binds)
                             self._split(op.body, benv, binders, (op.name, op.key), leaves)
@@ -362,7 +362,7 @@ class Model:
                     flatten(a, env)
                 return
             if isinstance(n, A.Name) or (isinstance(n, A.OpApp) and not n.args and not n.prefix):
-                b = c._try_resolve(n.name, env)
+                b = c.try_resolve(n.name, env)
                 if b is not None and b[0] == "op" and b[1].native is None and b[1].body is not None \
                         and not b[1].params and not b[1].recursive and id(b[1].body) not in seen:
                     seen.add(id(b[1].body))

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
-from specula.tla.compile import UNSET, CompileError, Env, Unassigned
+from specula.tla.compile import UNSET, ActionCompiler, CompileError, Env, Unassigned
 from specula.tla.values import (
     Fn,
     LazySet,
@@ -198,7 +198,7 @@ def _readers(model: "Model", node: Any, env: Env, depth: int = 0) -> list[tuple[
                         out.append((label, lambda s, n, e, k=k: e[k]))
                     elif kind == "lazy" and label not in seen:
                         seen.add(label)
-                        fn = comp._binding_value(b, en, None)[0]
+                        fn = comp.binding_value(b, en, None)[0]
                         out.append((label, fn))
                     elif kind == "expr" and d < 3:
                         visit(b[1], b[2], primed, d + 1)
@@ -275,11 +275,7 @@ def _entries(model: "Model", action: str) -> list[_Entry]:
             out[0].append((tuple(n), {nm: e[k] for nm, k in zip(names, slots)}))
 
         fast = comp.action(info.node, info.env, fin)
-        comp.probe = cache.probe
-        try:
-            diag = comp.action(info.node, info.env, fin)
-        finally:
-            comp.probe = None
+        diag = ActionCompiler(comp, cache.probe).action(info.node, info.env, fin)
         entries.append(_Entry(info, fast, diag, slots))
     cache.actions[action] = entries
     return entries
