@@ -15,7 +15,7 @@ from typing import Iterable
 
 from specula.code.model import FUNCTION_KINDS, TYPE_KINDS, RepoIndex, Symbol
 
-__all__ = ["RankWeights", "Focus", "RankedSymbol", "rank_symbols", "split_words", "norm_ident"]
+__all__ = ["RankWeights", "Focus", "RankedSymbol", "rank_symbols", "file_name_relevance", "split_words", "norm_ident"]
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,9 @@ class RankWeights:
     word_match: float = 4.0  # idf-weighted share of the name's words that the focus mentions
     signature_words: float = 1.0  # idf-weighted focus words in the signature (beyond the name)
     body_words: float = 3.0  # idf-weighted share of the focus words that a function's body mentions
-    parent_match: float = 2.0  # the symbol's type/receiver is named in the focus
+    parent_match: float = 2.0  # the symbol's type/receiver is named in the focus (one-word names: x single_word_exact x idf)
+    file_words: float = 1.5  # idf-weighted focus words in the file's name (FastLeaderElection.java), if most of its words
+    file_words_min_share: float = 0.6  # ... i.e. at least this share of the file name's words is in the focus
     file_match: float = 1.0  # added relevance when the symbol's file is named in the focus
     file_factor: float = 1.5  # and its whole score is multiplied by this (relevant code there rises most)
     single_word_exact: float = 0.4  # factor (times the word's idf) for exact matches of one-word names
@@ -91,6 +93,8 @@ class Focus:
             for w in split_words(tok):
                 if len(w) >= 3 and w not in _STOP:
                     words.add(w)
+                    if len(w) > 4 and w.endswith("s") and not w.endswith("ss"):
+                        words.add(w[:-1])  # "votes" names vote, "notifications" Notification
         return cls(text, frozenset(idents), frozenset(words), tuple(dict.fromkeys(file_list)))
 
     @property
@@ -143,8 +147,13 @@ def _relevance(sym: Symbol, focus: Focus, idf: dict[str, float], w: RankWeights,
         if words:
             hit = sum(idf.get(x, 1.0) for x in words & focus.words)
             score += w.word_match * hit / len(words)
-    if sym.parent and sym.kind != "local" and norm_ident(sym.parent.rsplit(".", 1)[-1]) in focus.identifiers:
-        score += w.parent_match
+    if sym.parent and sym.kind != "local":
+        owner = sym.parent.rsplit(".", 1)[-1]
+        if norm_ident(owner) in focus.identifiers:
+            owner_words = split_words(owner)
+            # a one-word class (``Leader``) may just be an English word of the focus: weigh it like a word
+            score += w.parent_match * (1.0 if len(owner_words) > 1 else
+                                       w.single_word_exact * idf.get(owner_words[0] if owner_words else "", 1.0))
     if focus.files and focus.names_file(sym.file):
         score += w.file_match
     if w.signature_words and sym.signature:
@@ -152,6 +161,21 @@ def _relevance(sym: Symbol, focus: Focus, idf: dict[str, float], w: RankWeights,
         hit = sum(idf.get(x, 1.0) for x in sig_words & focus.words)
         score += w.signature_words * min(1.0, hit / 3)
     return score
+
+
+def file_name_relevance(path: str, focus: Focus, idf: dict[str, float], min_share: float = 0.6) -> float:
+    """The idf-weighted sum of focus words in a file's name times the share of the name's words they
+    are, when that share is at least ``min_share`` (``FastLeaderElection.java`` for "fast leader
+    election ..."; ``raft.go`` for "raft"); else 0. A file matching three focus words outranks one
+    matching a single common word."""
+    stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+    words = [x for x in dict.fromkeys(split_words(stem)) if len(x) >= 3 and x not in _STOP]
+    if not words or not focus.words:
+        return 0.0
+    hit = [x for x in words if x in focus.words]
+    if len(hit) < min_share * len(words):
+        return 0.0
+    return sum(idf.get(x, 1.0) for x in hit) * len(hit) / len(words)
 
 
 def _body_relevance(index: RepoIndex, nodes: list[Symbol], focus: Focus, idf: dict[str, float]) -> dict[int, float]:
@@ -195,6 +219,14 @@ def rank_symbols(index: RepoIndex, focus: Focus | str = "", weights: RankWeights
     if w.body_words and focus.words:
         for i, score in _body_relevance(index, nodes, focus, idf).items():
             rel[i] += w.body_words * score
+
+    if w.file_words and focus.words:
+        by_path: dict[str, float] = {}
+        for i, s in enumerate(nodes):
+            fr = by_path.get(s.file)
+            if fr is None:
+                fr = by_path[s.file] = file_name_relevance(s.file, focus, idf, w.file_words_min_share)
+            rel[i] += w.file_words * fr
 
     # members (fields, locals) lend relevance to their type / function (same file first)
     by_qual_file: dict[tuple[str, str], int] = {}

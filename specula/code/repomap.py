@@ -20,6 +20,8 @@ MAX_CANDIDATES = 1500
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CONSTANT = re.compile(r"\b(final|const|constexpr)\b")
 MAX_FIELDS = 40
+EXPANDED_SHARE = 0.45  # types at least this relevant (share of the best type's) list their fields
+EXPANDED_TOP = 3  # and so do the best-ranked types (the core state, central even when its name is not in the focus)
 
 
 def estimate_tokens(text: str) -> int:
@@ -77,20 +79,44 @@ class _Members:
 
 
 def _mentioned(s: Symbol, focus: Focus) -> bool:
-    """A local is worth showing when the focus names it (multi-word names match loosely)."""
+    """A local or field is worth showing when the focus names it: the name itself, or (multi-word
+    names) its words joined or each of them (``electionEpoch`` for "election ... epochs")."""
     if s.name in set(_IDENT.findall(focus.text)):
         return True
-    return len(split_words(s.name)) > 1 and norm_ident(s.name) in focus.identifiers
+    words = split_words(s.name)
+    if len(words) < 2:
+        return False
+    return norm_ident(s.name) in focus.identifiers or all(
+        w in focus.words or w.rstrip("s") in focus.words or w + "s" in focus.words for w in words)
 
 
 def _line(n: int, text: str, indent: int = 0) -> str:
     return f"{n:>5}│{' ' * indent}{text}"
 
 
+def _expanded(entries: list[RankedSymbol], members: _Members, share: float = EXPANDED_SHARE,
+              top: int = EXPANDED_TOP) -> set[int]:
+    """Ids of the types whose fields are listed: the ``top`` best-ranked types, those whose focus
+    relevance is at least ``share`` of the best type's, every type with a field the focus names, and enums and small types. A class that ranks for a common
+    word of its name (``Leader`` for "fast leader election") shows its signature and a field count,
+    not a member list that pushes the protocol core down."""
+    types = [e for e in entries if e.symbol.kind in TYPE_KINDS]
+    best = max((e.relevance for e in types), default=0.0)
+    out: set[int] = set()
+    for n, e in enumerate(types):
+        s = e.symbol
+        flds = members.fields.get((s.file, s.name), [])
+        small = len(flds) <= 4 or s.kind == "enum" or all(f.kind == "constant" for f in flds)  # enum values: states
+        if small or n < top or best <= 0 or e.relevance >= share * best or any(id(f) in members.relevant for f in flds):
+            out.add(id(s))
+    return out
+
+
 def render_map(entries: list[RankedSymbol], members: _Members, header: str = "") -> str:
     by_file: dict[str, list[Symbol]] = {}
     for e in entries:
         by_file.setdefault(e.symbol.file, []).append(e.symbol)
+    expanded = _expanded(entries, members)
     out = [header] if header else []
     for path, syms in by_file.items():
         out.append(f"{path}:")
@@ -104,7 +130,7 @@ def render_map(entries: list[RankedSymbol], members: _Members, header: str = "")
                     continue
                 braces = not python and s.end_line > s.line  # `type StateType int` + its constants: no braces
                 out.append(_line(s.line, s.signature + (":" if python else " {" if braces else "")))
-                cap = members.max_fields
+                cap = members.max_fields if id(s) in expanded else 0
                 shown = [f for i, f in enumerate(flds) if i < cap or id(f) in members.relevant]
                 last = None
                 for f in shown:

@@ -62,3 +62,22 @@ def test_redisraft_and_raft_rs():
     rs = index_repo(_repo("tikv+raft-rs"))
     ranks = _ranks(rs, "become_candidate step_follower")
     assert ranks["Raft.become_candidate"] <= 3 and ranks["Raft.step_follower"] <= 3
+
+
+def _first_half(text: str) -> str:
+    lines = text.splitlines()
+    return "\n".join(lines[: len(lines) // 2])
+
+
+@pytest.mark.parametrize("repo,focus,names", [
+    ("apache+zookeeper", "fast leader election: handling notifications, recvset votes, logicalclock epochs",
+     ["lookForLeader", "recvset", "logicalclock"]),
+    ("etcd-io+raft", "leader election: campaign, votes, becoming candidate and leader",
+     ["campaign", "becomeCandidate", "poll"]),
+])
+def test_map_first_half_holds_the_protocol_core(repo, focus, names):
+    """Issue 21 item 2: the named protocol core is in the first half of the default-budget map."""
+    text = repo_map(index_repo(_repo(repo)), focus, 4000).text
+    half = _first_half(text)
+    for name in names:
+        assert f" {name}(" in half or f" {name} " in half or f"{name};" in half, name

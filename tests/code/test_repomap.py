@@ -87,3 +87,60 @@ def test_body_words_find_code_named_differently(index_of):
     assert ranked[0].symbol.qualname == "stepCandidate"
     off = rank_symbols(ix, "granted", RankWeights(body_words=0, member_share=0))
     assert off[0].symbol.qualname != "stepCandidate"
+
+
+def _election_repo(root):
+    """ZooKeeper's shape in miniature: a central Leader class with many fields and getters, and the
+    election in FastLeaderElection.java (lookForLeader with a recvset local, a logicalclock field)."""
+    q = root / "quorum"
+    q.mkdir(parents=True)
+    fields = "\n".join(f"    private long counter{i};" for i in range(30))
+    getters = "\n".join(f"    public long getCounter{i}() {{ return counter{i}; }}" for i in range(30))
+    (q / "Leader.java").write_text(
+        f"public class Leader {{\n{fields}\n{getters}\n"
+        "    void lead() { FastLeaderElection e = new FastLeaderElection(); e.lookForLeader(); getCounter1(); }\n}\n")
+    (q / "Follower.java").write_text(
+        "public class Follower {\n    Leader leader;\n    void followLeader() { leader.lead(); leader.getCounter2(); }\n}\n")
+    (q / "FastLeaderElection.java").write_text(
+        "import java.util.*;\n"
+        "public class FastLeaderElection {\n"
+        "    long logicalclock;\n    long proposedLeader;\n"
+        "    public long lookForLeader() {\n"
+        "        Map<Long, Long> recvset = new HashMap<>();\n"
+        "        recvset.put(1L, logicalclock);\n        return recvset.size();\n    }\n"
+        "    void sendNotifications() { logicalclock++; }\n"
+        "    static class Notification {\n        long electionEpoch;\n        long leader;\n    }\n"
+        "    static class ToSend {\n        long electionEpoch;\n        long leader;\n    }\n"
+        "}\n")
+    return root
+
+
+def test_file_name_words_lift_the_protocol_core_above_a_central_class(tmp_path):
+    from specula.code import index_repo
+    from specula.code.rank import file_name_relevance
+
+    ix = index_repo(_election_repo(tmp_path / "zk"))
+    focus = "fast leader election: handling notifications, recvset votes, logicalclock epochs"
+    f = Focus.parse(focus)
+    idf = {"fast": 1.0, "leader": 0.5, "election": 0.8}
+    assert file_name_relevance("quorum/FastLeaderElection.java", f, idf) == 2.3
+    assert file_name_relevance("quorum/Leader.java", f, idf) == 0.5
+    assert file_name_relevance("quorum/LeaderZooKeeperServer.java", f, idf) == 0.0  # most words not in the focus
+    ranked = rank_symbols(ix, focus)
+    assert ranked[0].symbol.file.endswith("FastLeaderElection.java")
+    m = repo_map(ix, focus, budget=4000)
+    lines = m.text.splitlines()
+    first_half = "\n".join(lines[: len(lines) // 2])
+    for name in ("lookForLeader", "recvset", "logicalclock"):
+        assert name in first_half, m.text
+    # the Leader class ranks for one common word of its name: its 30 fields are counted, not listed
+    assert "private long counter7;" not in m.text and "more fields" in m.text
+
+
+def test_one_word_parent_named_in_the_focus_lends_little(tmp_path):
+    from specula.code import index_repo
+
+    ix = index_repo(_election_repo(tmp_path / "zk"))
+    rel = {r.symbol.qualname: r.relevance for r in rank_symbols(ix, "leader", RankWeights(file_words=0))}
+    # getters of Leader are not about "leader" just because their class is called that
+    assert rel["Leader.getCounter3"] < 0.5 * RankWeights().parent_match
