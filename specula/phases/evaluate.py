@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from specula.phases.invariants import InvariantDef, InvariantTemplate, invariants
-from specula.phases.runtime import RuntimeSettings, runtime
+from specula.phases.runtime import RuntimeSettings, build_model, runtime_on
 from specula.phases.scorecard import PhaseScore, Scorecard, gate_after_runtime, gate_after_syntax
 from specula.phases.syntax import syntax
 
@@ -63,7 +63,8 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
         put(PhaseScore("runtime", 0.0, skip))
     elif _want(inputs, "runtime") or _want(inputs, "conformance") or _want(inputs, "invariants"):
         try:
-            p2 = runtime(inputs.spec, inputs.cfg, inputs.runtime, inputs.search_path)
+            built = build_model(inputs.spec, inputs.cfg, inputs.search_path)  # shared by phases 2 and 3
+            p2 = runtime_on(built[0], inputs.runtime)
             put(PhaseScore("runtime", p2.score, None, p2.to_dict(), p2.summary()))
             skip = gate_after_runtime(p2.check_passed, p2.score)
         except SpeculaError as exc:
@@ -81,11 +82,16 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
         targets = ", ".join(inputs.target_actions) or "the target actions"
         put(PhaseScore("conformance", 0.0, f"the traces have no windows of {targets} (is a mapping of trace actions needed?)"))
     elif _want(inputs, "conformance"):
-        from specula.phases.conformance import conformance
+        from specula.phases.conformance import validate_windows
+        from specula.traces.mapping import Mapping, load_mapping
 
         try:
-            p3 = conformance(inputs.spec, inputs.cfg, list(inputs.windows), mapping=inputs.mapping,
-                             targets=list(inputs.target_actions) or None)
+            mapping = inputs.mapping
+            if mapping is not None and not isinstance(mapping, Mapping):
+                mapping = load_mapping(mapping)
+            model, cfg = built
+            p3 = validate_windows(model, list(inputs.windows), mapping, cfg=cfg,
+                                  targets=list(inputs.target_actions) or None)
             put(PhaseScore("conformance", p3.score, None, p3.to_dict(), p3.summary()))
         except SpeculaError as exc:
             d = exc.diagnostics()

@@ -13,9 +13,9 @@ it reports "not checked", the row says so and is left out of the denominator (ne
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -141,22 +141,24 @@ def load_templates(path: str | Path) -> list[InvariantTemplate]:
 _END_RE = re.compile(r"^={4,}\s*$", re.M)
 
 
+def _with_definitions(text: str, definitions: Sequence[str]) -> str:
+    """Module text with ``definitions`` inserted before its final ``====``."""
+    ends = list(_END_RE.finditer(text))
+    block = "\n\n" + "\n\n".join(d.strip() for d in definitions) + "\n\n"
+    if ends:
+        pos = ends[-1].start()
+        return text[:pos] + block + text[pos:]
+    return text + block + "====\n"
+
+
 def spec_with_definitions(spec_path: str | Path, definitions: Sequence[str], workdir: str | Path) -> Path:
     """Copy the spec's folder into ``workdir`` and insert ``definitions`` before the final ``====``."""
     spec_path = Path(spec_path)
     workdir = Path(workdir)
     for f in spec_path.parent.glob("*.tla"):
         shutil.copy(f, workdir / f.name)
-    text = spec_path.read_text(encoding="utf-8")
-    ends = list(_END_RE.finditer(text))
-    block = "\n\n" + "\n\n".join(d.strip() for d in definitions) + "\n\n"
-    if ends:
-        pos = ends[-1].start()
-        text = text[:pos] + block + text[pos:]
-    else:
-        text = text + block + "====\n"
     out = workdir / spec_path.name
-    out.write_text(text, encoding="utf-8")
+    out.write_text(_with_definitions(spec_path.read_text(encoding="utf-8"), definitions), encoding="utf-8")
     return out
 
 
@@ -192,55 +194,20 @@ def invariants(
     seconds: float = 60.0,
     search_path: Sequence[str | Path] = (),
 ) -> InvariantResult:
-    """Score phase 4: check every definition alone; untranslated templates are reported only."""
-    from specula.errors import SpeculaError
-    from specula.tla import Limits, Model, check, load, parse_cfg
+    """Score phase 4: check every definition alone; untranslated templates are reported only.
+
+    The spec is loaded and compiled once with every definition added (one Model); each
+    invariant is then checked alone by naming it in a copy of the task's cfg. A definition that
+    does not compile with the others is retried alone, so one bad translation costs only its row.
+    """
+    from specula.tla import load_cfg
 
     spec_path = Path(spec_path)
     cfg_file = Path(cfg_path) if cfg_path else spec_path.with_suffix(".cfg")
-    base_cfg = cfg_file.read_text(encoding="utf-8")
+    base_cfg = load_cfg(cfg_file)
     spec_text = spec_path.read_text(encoding="utf-8")
-    rows: list[InvariantRow] = []
-    for d in defs:
-        row = InvariantRow(name=d.name, type=d.type, status="error", source=d.source)
-        keyword = "PROPERTY" if d.type == "liveness" else "INVARIANT"
-        cfg_text = _strip_properties(base_cfg) + f"\n{keyword} {d.name}\n"
-        with tempfile.TemporaryDirectory(prefix="specula-p4-") as tmp:
-            try:
-                path = spec_with_definitions(spec_path, [d.definition], tmp)
-                spec = load(str(path), search_path=tuple(str(p) for p in search_path))
-                cfg = parse_cfg(cfg_text, str(cfg_file))
-                model = Model(spec, cfg)
-                row.vacuous = _vacuity(d, spec_text, model.variables)
-                res = check(model, Limits(max_seconds=seconds, check_deadlock=False))
-            except SpeculaError as exc:
-                diags = exc.diagnostics()
-                row.message = diags[0].message if diags else str(exc)
-                rows.append(row)
-                continue
-        row.distinct = res.distinct
-        row.elapsed = round(res.elapsed, 3)
-        prop = next((p for p in getattr(res, "properties", []) if p.name == d.name), None)
-        unchecked = prop is not None and (prop.status == "not checked" or "not checked" in (prop.detail or ""))
-        if unchecked and res.verdict in ("ok", "limit"):
-            row.status = "not checked"
-            row.message = prop.detail or "liveness checking is not available for this property"
-        elif res.verdict in ("ok", "limit"):
-            row.status = "passed"
-            if res.verdict == "limit":
-                row.message = f"no violation within {seconds:.0f} s ({res.distinct} distinct states)"
-        elif res.verdict in ("invariant", "action-property", "temporal", "liveness") and res.violated in (
-            d.name,
-            None,
-        ):
-            row.status = "violated"
-            row.message = res.message
-            row.counterexample = _trace(res)
-        else:
-            row.status = "error"
-            row.message = f"{res.verdict}: {res.message}"
-            row.counterexample = _trace(res)
-        rows.append(row)
+    shared = _model_with(spec_path, spec_text, base_cfg, [d.definition for d in defs], search_path) if defs else None
+    rows = [_check_one(d, shared, spec_path, spec_text, base_cfg, seconds, search_path) for d in defs]
     for t in untranslated:
         rows.append(InvariantRow(name=t.name, type=t.type, status="untranslated", message="no translation"))
     result = InvariantResult(score=0.0, rows=rows)
@@ -248,25 +215,66 @@ def invariants(
     return result
 
 
-def _strip_properties(cfg_text: str) -> str:
-    """Drop INVARIANT/PROPERTY sections of the task cfg: each invariant is checked alone."""
-    out, skipping = [], False
-    keywords = ("INVARIANT", "INVARIANTS", "PROPERTY", "PROPERTIES")
-    section_words = (
-        "CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "CONSTRAINT", "CONSTRAINTS",
-        "ACTION_CONSTRAINT", "ACTION_CONSTRAINTS", "SYMMETRY", "VIEW", "ALIAS", "CHECK_DEADLOCK",
-        "POSTCONDITION",
-    )
-    for line in cfg_text.splitlines():
-        first = line.strip().split(None, 1)[0] if line.strip() else ""
-        if first in keywords:
-            skipping = True
-            continue
-        if first in section_words:
-            skipping = False
-        if not skipping:
-            out.append(line)
-    return "\n".join(out)
+def _model_with(spec_path: Path, spec_text: str, cfg: Any, definitions: Sequence[str],
+                search_path: Sequence[str | Path]) -> Any:
+    """The spec with ``definitions`` added before its final ``====``, compiled; None if it fails."""
+    from specula.errors import SpeculaError
+    from specula.tla import Model, load_text
+
+    try:
+        spec = load_text(_with_definitions(spec_text, definitions), str(spec_path),
+                         tuple(str(p) for p in search_path), root_dir=spec_path.resolve().parent)
+        return Model(spec, _alone(cfg, None, "safety"))
+    except SpeculaError:
+        return None
+
+
+def _alone(cfg: Any, name: str | None, kind: str) -> Any:
+    """The task's cfg with its INVARIANT/PROPERTY sections replaced by ``name`` alone."""
+    invs = [name] if name and kind != "liveness" else []
+    props = [name] if name and kind == "liveness" else []
+    return dataclasses.replace(cfg, invariants=invs, properties=props)
+
+
+def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, base_cfg: Any, seconds: float,
+               search_path: Sequence[str | Path]) -> InvariantRow:
+    from specula.errors import SpeculaError
+    from specula.tla import Limits, Model, check, load_text
+
+    row = InvariantRow(name=d.name, type=d.type, status="error", source=d.source)
+    cfg = _alone(base_cfg, d.name, d.type)
+    try:
+        model = shared
+        if model is None:  # compile this definition alone to report its own error
+            spec = load_text(_with_definitions(spec_text, [d.definition]), str(spec_path),
+                             tuple(str(p) for p in search_path), root_dir=spec_path.resolve().parent)
+            model = Model(spec, cfg)
+        row.vacuous = _vacuity(d, spec_text, model.variables)
+        res = check(model, Limits(max_seconds=seconds, check_deadlock=False), cfg=cfg)
+    except SpeculaError as exc:
+        diags = exc.diagnostics()
+        row.message = diags[0].message if diags else str(exc)
+        return row
+    row.distinct = res.distinct
+    row.elapsed = round(res.elapsed, 3)
+    prop = next((p for p in getattr(res, "properties", []) if p.name == d.name), None)
+    unchecked = prop is not None and (prop.status == "not checked" or "not checked" in (prop.detail or ""))
+    if unchecked and res.verdict in ("ok", "limit"):
+        row.status = "not checked"
+        row.message = prop.detail or "liveness checking is not available for this property"
+    elif res.verdict in ("ok", "limit"):
+        row.status = "passed"
+        if res.verdict == "limit":
+            row.message = f"no violation within {seconds:.0f} s ({res.distinct} distinct states)"
+    elif res.verdict in ("invariant", "action-property", "temporal", "liveness") and res.violated in (d.name, None):
+        row.status = "violated"
+        row.message = res.message
+        row.counterexample = _trace(res)
+    else:
+        row.status = "error"
+        row.message = f"{res.verdict}: {res.message}"
+        row.counterexample = _trace(res)
+    return row
 
 
 def _trace(res: Any) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-__all__ = ["RuntimeResult", "RuntimeError_", "SimRun", "runtime", "RuntimeSettings", "build_model"]
+__all__ = ["RuntimeResult", "RuntimeError_", "SimRun", "runtime", "RuntimeSettings", "build_model", "runtime_on"]
 
 
 @dataclass(frozen=True)
@@ -190,10 +190,15 @@ def runtime(
     search_path: Sequence[str | Path] = (),
 ) -> RuntimeResult:
     """Score phase 2. Spec and cfg errors raise (phase 1 should have caught them)."""
+    model, _cfg = build_model(spec_path, cfg_path, search_path)
+    return runtime_on(model, settings)
+
+
+def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings()) -> RuntimeResult:
+    """Score phase 2 on a built model (the one the other phases share)."""
     from specula.errors import EvalError
     from specula.tla import Limits, check, simulate
 
-    model, cfg = build_model(spec_path, cfg_path, search_path)
     variables = tuple(model.variables)
     labels = _label_to_name(model)
     all_actions = _action_names(model)
