@@ -51,11 +51,12 @@ def bench_list(
     from rich.table import Table
 
     table = Table(title="benchmark tasks")
-    for col in ("task", "kind", "lang", "module", "required actions", "traces", "missing"):
+    for col in ("task", "kind", "lang", "module", "required actions", "traces", "windows", "missing"):
         table.add_column(col)
     for t in tasks:
-        n = len(t.trace_files()) + len(t.window_files)
-        table.add_row(t.name, t.kind, t.language, t.spec_module, ", ".join(t.target_actions), str(n), "; ".join(t.missing()))
+        d = t.to_dict()  # the same figures as --json
+        table.add_row(t.name, t.kind, t.language, t.spec_module, ", ".join(t.target_actions), str(d["traces"]),
+                      str(len(d["window_files"])), "; ".join(d["missing"]))
     console().print(table)
 
 

@@ -151,3 +151,27 @@ def test_bench_eval_scores_a_folder_of_specs_then_leaderboard(tmp_path, capsys):
     assert main(["leaderboard", "--results", str(results), "--task", "spinlock", "--task", "mutex", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
     assert "| 1 | external/demo | 0.500 |" in md  # best run 1.0 on spinlock, mutex missing counts 0
+
+
+def test_bench_list_text_and_json_show_the_same_trace_counts(tmp_path, capsys, monkeypatch):
+    """PGo tasks count their TraceLink runs in the text table as in --json (was 0 vs 1)."""
+    import json
+
+    monkeypatch.setenv("COLUMNS", "300")  # one table line per task
+
+    from specula.cli import main
+
+    root = _fake_checkout(tmp_path / "sysmobench")
+    assert main(["bench", "list", "--sysmobench", str(root), "--json"]) == 0
+    data = {t["name"]: t for t in json.loads(capsys.readouterr().out)["tasks"]}
+    assert data["dqueue"]["traces"] == 1 and len(data["etcd"]["window_files"]) == 1
+    assert main(["bench", "list", "--sysmobench", str(root)]) == 0
+    lines = [ln.replace("┃", "│") for ln in capsys.readouterr().out.splitlines()]
+    rows = {ln.split("│")[1].strip(): [c.strip() for c in ln.split("│")[1:-1]] for ln in lines if ln.count("│") > 6}
+    header = rows.pop("task")
+    traces, windows = header.index("traces"), header.index("windows")
+    for name in ("dqueue", "etcd", "spin"):
+        if name in rows:
+            assert rows[name][traces] == str(data[name]["traces"]), (name, rows[name])
+            assert rows[name][windows] == str(len(data[name]["window_files"])), (name, rows[name])
+    assert "dqueue" in rows and "etcd" in rows
