@@ -43,9 +43,14 @@ __all__ = [
     "follow_trace",
     "spec_info",
     "validate_files",
+    "validate_wv",
+    "WV_MAX_STATES",
+    "WV_MAX_SECONDS",
 ]
 
 SCHEMA = "specula.phase.conformance/1"
+WV_MAX_STATES = 100_000  # a window-validation module explores one step: more is a broken module
+WV_MAX_SECONDS = 60.0  # SysMoBench's timeout per TLC run (a window that times out fails)
 MAX_EXAMPLES = 5
 
 
@@ -585,3 +590,141 @@ def validate_files(
         windows = keep
     return conformance(spec_path, cfg_path, windows, mapping, targets=targets, traces=traces, issues=issues,
                        search_path=search_path, strict_targets=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# SysMoBench window-validation modules (WV_<Action>.tla), run as they are
+
+
+def validate_wv(
+    modules: Sequence[str | Path],
+    cfg_path: str | Path | None = None,
+    *,
+    search_path: Sequence[str | Path] = (),
+) -> ConformanceResult:
+    """Run SysMoBench WV/TV modules unchanged: for every window index, the module's model with
+    ``w`` bound to that window, checked for its invariant (NeverPost); a window passes when the
+    invariant is violated, as in SysMoBench's TLC runs. Each failing window gets specula's own
+    diagnosis from the equivalent mapping (``traces.wv.wv_mapping``) over the spec under test.
+    ``cfg_path`` (default: each module's ``.cfg``) gives the constants and the invariant."""
+    import dataclasses
+
+    from specula.errors import ConfigError, InputError
+    from specula.tla import Limits, Model, check, load
+    from specula.tla.cfg import check_cfg_names, load_cfg
+    from specula.traces.mapping import parse_mapping
+    from specula.traces.wv import mapping_yaml, read_wv, wv_windows
+
+    t0 = time.perf_counter()
+    rows: dict[str, ActionRow] = {}
+    causes: dict[str, Cause] = {}
+    results: list[WindowResult] = []
+    issues: list[TraceIssue] = []
+    choices: Counter[str] = Counter()
+    checked = 0
+    if not modules:
+        raise InputError("no window-validation module given")
+    for path in modules:
+        path = Path(path)
+        mod = read_wv(path)
+        cfg_file = Path(cfg_path) if cfg_path is not None else path.with_suffix(".cfg")
+        if not cfg_file.is_file():
+            raise ConfigError(f"model config not found: {cfg_file} (give the module's cfg with --config)",
+                              path=str(cfg_file))
+        spec = load(str(path), search_path=tuple(str(p) for p in search_path))
+        cfg = load_cfg(cfg_file)
+        check_cfg_names(cfg, spec)
+        goal = list(cfg.invariants)
+        if not goal:
+            raise ConfigError("the module's cfg checks no INVARIANT (SysMoBench's modules check NeverPost)",
+                              path=str(cfg_file))
+        for note in mod.notes:
+            issues.append(TraceIssue(str(path), None, f"not translated for the diagnosis: {note}", "warning"))
+        wins = wv_windows(mod, issues)
+        choices[f"{mod.action}: verdicts from {path.name} run per window (a window passes when "
+                f"{', '.join(goal)} is violated)"] += len(wins)
+        failing: list[tuple[Window, WindowResult]] = []
+        for w, raw in wins:
+            checked += 1
+            ok, why = _run_wv_window(Model, check, Limits, dataclasses.replace, spec, cfg, mod.window_def, raw, goal)
+            if ok:
+                _record(rows, causes, results, w, mod.action, True, None, None)
+            else:
+                wr = WindowResult(w.id, w.trace_id, mod.action, False, w.source, why)
+                failing.append((w, wr))
+                results.append(wr)
+                rows.setdefault(mod.action, ActionRow(mod.action))
+                rows[mod.action].total += 1
+        if failing:
+            _diagnose_wv(mod, cfg, failing, causes, issues, search_path)
+    ordered = list(rows.values())
+    scored = [r for r in ordered if r.total]
+    score = sum(r.leaderboard for r in scored) / len(scored) if scored else 0.0
+    return ConformanceResult(
+        score=score, actions=ordered, causes=sorted(causes.values(), key=lambda c: (-c.count, c.action, c.title)),
+        windows=results, choices=dict(choices.most_common()), issues=issues,
+        seconds=time.perf_counter() - t0, checked=checked)
+
+
+def _run_wv_window(Model: Any, check: Any, Limits: Any, replace: Any, spec: Any, cfg: Any, wdef: str, raw: Any,
+                   goal: list[str]) -> tuple[bool, str | None]:
+    """One window through the module: (passed, why not)."""
+    if not isinstance(raw, dict):
+        return False, "the window is not a JSON object"
+    try:
+        c = replace(cfg, constants={**cfg.constants, wdef: raw})
+        model = Model(spec, c, codegen=False)
+        r = check(model, Limits(max_states=WV_MAX_STATES, max_seconds=WV_MAX_SECONDS, check_deadlock=False), cfg=c)
+    except Exception as exc:  # noqa: BLE001 - one window's failure is its own result
+        return False, f"the module cannot be evaluated for this window: {type(exc).__name__}: {exc}"
+    if r.verdict == "invariant" and (r.violated in goal or r.violated is None):
+        return True, None
+    if r.verdict == "ok":
+        return False, f"{', '.join(goal)} holds: the post-state is never reached"
+    if r.verdict == "limit":
+        return False, f"stopped at a limit ({r.stopped}) before reaching the post-state"
+    return False, f"{r.verdict}: {r.message}"
+
+
+def _diagnose_wv(mod: Any, cfg: Any, failing: list[tuple[Window, WindowResult]], causes: dict[str, Cause],
+                 issues: list[TraceIssue], search_path: Sequence[str | Path]) -> None:
+    """The diagnosis of the failing windows: the same windows, bound by the mapping equivalent
+    to the module, checked with check_step against the spec under test (the module's cfg
+    without its invariant)."""
+    import dataclasses
+
+    from specula.tla import Model, load
+    from specula.traces.mapping import parse_mapping
+    from specula.traces.wv import mapping_yaml
+
+    try:
+        mapping = parse_mapping(mapping_yaml([mod]), f"<mapping from {mod.path.name}>")
+        inner = load(str(mod.path.parent / f"{mod.inner}.tla"), search_path=tuple(str(p) for p in search_path))
+        icfg = dataclasses.replace(cfg, invariants=[], properties=[])
+        model = Model(inner, icfg)
+        res = validate_windows(model, [w for w, _ in failing], mapping, cfg=icfg)
+    except Exception as exc:  # noqa: BLE001 - the verdicts stand without a diagnosis
+        issues.append(TraceIssue(str(mod.path), None, f"no diagnosis for the failing windows: {type(exc).__name__}: {exc}",
+                                 "warning"))
+        res = None
+    diag = list(res.windows) if res is not None else []
+    cmap = {c.key: c for c in res.causes} if res is not None else {}
+    for k, (w, wr) in enumerate(failing):
+        d = diag[k] if k < len(diag) else None
+        if d is not None and not d.ok and d.cause in cmap:
+            src = cmap[d.cause]
+            cause = Cause(mod.action, src.kind, src.title, detail=dict(src.detail), location=src.location)
+        elif d is not None and d.ok:
+            cause = Cause(mod.action, "module", f"{wr.cause} (the equivalent mapping passes this window: the module "
+                          "says more than specula translated; see the warnings)")
+        else:
+            cause = Cause(mod.action, "module", str(wr.cause))
+        c = causes.get(cause.key)
+        if c is None:
+            c = causes[cause.key] = cause
+        c.count += 1
+        if len(c.windows) < MAX_EXAMPLES:
+            c.windows.append(w.id)
+            if w.source:
+                c.sources.append(w.source)
+        wr.cause = cause.key

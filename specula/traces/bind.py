@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -26,6 +27,43 @@ NODE_FIELDS = frozenset({"from", "to", "src", "dst", "source", "dest", "sender",
 
 class BindError(Exception):
     """A window cannot be put into the spec's value space (a scored failure, not a crash)."""
+
+
+#: names a mapping's TLA+ text may use for the window being bound: the whole window record
+#: (``w``, as in SysMoBench's window modules) and its input message (``input``)
+_WINDOW_NAMES = re.compile(r"(?<![\\\w!])(w|input)\b(?!\s*==)")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def tla_literal(obj: Any) -> str:
+    """A JSON value as TLA+ text, read as SysMoBench's ndJsonDeserialize reads it (arrays are
+    sequences, objects records; objects whose keys are no identifiers become functions)."""
+    if obj is True or obj is False:
+        return "TRUE" if obj else "FALSE"
+    if isinstance(obj, int):
+        return str(obj)
+    if isinstance(obj, float) and obj.is_integer():
+        return str(int(obj))
+    if isinstance(obj, str):
+        return '"' + obj.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(obj, list):
+        return "<<" + ", ".join(tla_literal(x) for x in obj) + ">>"
+    if isinstance(obj, dict):
+        if not obj:
+            return "<<>>"
+        if all(_IDENT.match(k) for k in obj):
+            return "[" + ", ".join(f"{k} |-> {tla_literal(v)}" for k, v in obj.items()) + "]"
+        keys = ", ".join(tla_literal(k) for k in obj)
+        arms = " [] ".join(f"k_ = {tla_literal(k)} -> {tla_literal(v)}" for k, v in obj.items())
+        return f"[k_ \\in {{{keys}}} |-> CASE {arms}]"
+    raise BindError(f"cannot write {obj!r} as TLA+ (JSON null and fractions have no TLA+ value)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    """A scalar the mapping says is a trace node id (``node_values``), read as a node."""
+
+    raw: Any
 
 
 @dataclass
@@ -82,6 +120,9 @@ class Binder:
         self.info = info
         self.mapping = mapping or Mapping()
         self._evals: dict[str, Any] = {}
+        self._win: Window | None = None  # the window being bound (for TLA+ text over `w`/`input`)
+        self._win_key = ""
+        self._win_evals: dict[tuple[str, str], Any] = {}
         self._tables: dict[tuple[Any, ...], tuple[dict[Any, Any], str]] = {}
         m = self.mapping
         self.message_var = m.message_var or next((v for v in MESSAGE_VARS if v in info.variables), None)
@@ -100,8 +141,8 @@ class Binder:
                               "log": VarMap("log", None, abstract=Abstraction("logLen", "logLastTerm"))}
             self._auto = auto
 
-    def abstraction(self, var: str) -> Abstraction | None:
-        vm = self.mapping.variables.get(var)
+    def abstraction(self, var: str, action: str | None = None) -> Abstraction | None:
+        vm = self.mapping.variables_for(action).get(var)
         if vm is None and self._auto is not None:
             vm = self._auto.variables.get(var)
         return vm.abstract if vm is not None else None
@@ -121,6 +162,8 @@ class Binder:
         return self.info.nodes
 
     def eval(self, text: str) -> Any:
+        if self._win is not None and _WINDOW_NAMES.search(text):
+            return self._eval_window(text, self._win)
         if text not in self._evals:
             if self.info.evaluate is None:
                 raise BindError(f"cannot evaluate {text!r} without a spec")
@@ -129,6 +172,29 @@ class Binder:
             except Exception as exc:  # noqa: BLE001 - evaluation errors become bind errors
                 raise BindError(f"cannot evaluate {text!r}: {exc}") from None
         return self._evals[text]
+
+    def _eval_window(self, text: str, w: Window) -> Any:
+        """TLA+ text over the window: ``w`` is the whole window record, ``input`` its input."""
+        raw = {"id": w.id, "trace_id": w.trace_id, "pre": w.pre, "post": w.post}
+        if w.actor is not None:
+            raw["node"] = w.actor
+        if w.input is not None:
+            raw["input"] = w.input
+        key = (text, self._win_key)
+        hit = self._win_evals.get(key)
+        if hit is not None:
+            return hit
+        if self.info.evaluate is None:
+            raise BindError(f"cannot evaluate {text!r} without a spec")
+        lets = f"LET w == {tla_literal(raw)} IN " + ("LET input == w.input IN " if w.input is not None else "")
+        try:
+            val = self.info.evaluate(f"{lets}({text})")
+        except Exception as exc:  # noqa: BLE001 - evaluation errors become bind errors
+            raise BindError(f"cannot evaluate {text!r} for this window: {exc}") from None
+        if len(self._win_evals) > 4096:
+            self._win_evals.clear()
+        self._win_evals[key] = val
+        return val
 
     # -- nodes ---------------------------------------------------------------------------------
 
@@ -213,6 +279,22 @@ class Binder:
             return self.node(raw, self.node_table([raw], choices), choices)
         raise BindError(f"actor {raw!r} is not a node of this window")
 
+    def _node_value(self, r: Any, table: dict[Any, Any] | None, tmpl: Any, choices: list[str]) -> Any:
+        """A leaf of a ``node_values`` variable: the node it names, else the value itself."""
+        if table is not None:
+            for k in (_hk(r), _hk(str(r))):
+                if k in table:
+                    return table[k]
+        n = self._exact_node(r)
+        if n is not None:
+            return n
+        nodes = self.nodes or []
+        k = r if r.__class__ is int else (int(r) if isinstance(r, str) and r.isdigit() else None)
+        if table is None and k is not None and 1 <= k <= len(nodes):
+            choices.append(f"node id {r} inside a value read as element {k} of the node set ({V.format_value(nodes[k - 1])})")
+            return nodes[k - 1]
+        return self._scalar(r, tmpl, choices)
+
     # -- values --------------------------------------------------------------------------------
 
     def _definition(self, name: str) -> Any:
@@ -256,6 +338,8 @@ class Binder:
 
     def value(self, raw: Any, tmpl: Any, table: dict[Any, Any] | None, per_node: bool | None, choices: list[str]) -> Any:
         c = raw.__class__
+        if c is _Node:
+            return self._node_value(raw.raw, table, tmpl, choices)
         if c is list and tmpl.__class__ is tuple and tmpl and tmpl[0].__class__ is str and per_node is not True:
             # fast path: a sequence of strings/numbers where the spec has strings (e.g. pc per thread)
             defs = self.info.definitions
@@ -324,39 +408,46 @@ class Binder:
 
     # -- windows -------------------------------------------------------------------------------
 
-    def _node_ids(self, *states: dict[str, Any]) -> list[Any] | None:
+    def _node_ids(self, *states: dict[str, Any], action: str | None = None) -> list[Any] | None:
         ids: dict[str, Any] = {}
+        variables = self.mapping.variables_for(action)
         for st in states:
             for var, raw in st.items():
-                vm = self.mapping.variables.get(var)
+                vm = variables.get(var)
                 tmpl = self.info.templates.get(var)
                 if isinstance(raw, dict) and ((vm and vm.per_node) or self._node_fn(tmpl) or (tmpl is None and self._looks_node_keyed(raw))):
                     for k in raw:
                         ids[json.dumps(k)] = k
         return list(ids.values()) or None
 
-    def _convert(self, raws: tuple[dict[str, Any], ...], choices: list[str]):
+    def _convert(self, raws: tuple[dict[str, Any], ...], choices: list[str], action: str | None = None):
         """Raw trace states -> ([(values, summaries)] per state, node table). In the first state
         abstracted variables become witnesses; in the others, summaries to compare."""
         m = self.mapping
-        if self._auto is not None and any("log" not in r and "logLen" in r for r in raws):
+        if self._auto is not None and "log" not in m.variables_for(action) and any("log" not in r and "logLen" in r for r in raws):
             m = self._auto
             choices.append("log compared by logLen and logLastTerm (SysMoBench's log abstraction)")
-        mapped = [m.map_state(r, self._vars) for r in raws]
-        ids = self._node_ids(*mapped)
+        variables = m.variables_for(action)
+        mapped = [m.map_state(r, self._vars, action) for r in raws]
+        ids = self._node_ids(*mapped, action=action)
         table = self.node_table(ids, choices) if ids and self.nodes else None
         out = []
         for k, raw_state in enumerate(mapped):
             vals: dict[str, Any] = {}
             summ: dict[str, Any] = {}
             for var, raw in raw_state.items():
-                vm = m.variables.get(var)
+                vm = variables.get(var)
                 if vm is not None and vm.abstract is not None:
                     if k == 0 and len(raws) > 1:
-                        vals[var] = self._witness(raw, vm.abstract, table, choices)
+                        if vm.has_value:  # the mapping writes the pre-state value itself
+                            vals[var] = self.value(vm.value, self.info.templates.get(var), table, vm.per_node, choices)
+                        else:
+                            vals[var] = self._witness(raw, vm.abstract, table, choices)
                     else:
                         summ[var] = self._summaries_by_node(raw, table, choices)
                     continue
+                if vm is not None and vm.node_values:
+                    raw = _mark_nodes(raw)
                 vals[var] = self.value(raw, self.info.templates.get(var), table, vm.per_node if vm else None, choices)
             out.append((vals, summ))
         return out[0], out[-1], table, m
@@ -370,6 +461,13 @@ class Binder:
     def bind(self, w: Window, key: str | None = None) -> Bound:
         if key is None:
             key = raw_key(w)
+        self._win, self._win_key = w, key
+        try:
+            return self._bind(w, key)
+        finally:
+            self._win = None
+
+    def _bind(self, w: Window, key: str) -> Bound:
         m = self.mapping
         choices: list[str] = []
         action = m.spec_action(w.action)
@@ -378,14 +476,23 @@ class Binder:
         if action not in self.info.actions:
             raise BindError(f"the spec has no action {action!r} in Next (actions: {', '.join(sorted(self.info.actions))})")
         vars_ = self._vars
-        (pre, _), (post, post_summaries), table, used = self._convert((w.pre, w.post), choices)
-        ignored = sorted(k for k in set(w.pre) | set(w.post) if k not in used.observed_fields() and k not in used.ignore and k not in vars_)
+        variables = m.variables_for(action)
+        (pre, _), (post, post_summaries), table, used = self._convert((w.pre, w.post), choices, action)
+        ignored = sorted(k for k in set(w.pre) | set(w.post) if k not in used.observed_fields(action) and k not in used.ignore and k not in vars_)
         if ignored:
             choices.append(f"trace fields not in the spec, ignored: {', '.join(ignored)}")
 
         params: dict[str, Any] = {}
         declared = self.info.actions[action]
         input_used = False
+        rebuilt = m.input_for(action)
+        message: Any = None  # the input message in the spec's value space
+        if w.input is not None:
+            if rebuilt is not None:
+                message = self._eval_window(rebuilt.text, w)
+                choices.append(f"{action}: input message rebuilt by the mapping's TLA+ text")
+            else:
+                message = self.value(w.input, None, table, False, choices)
         bindings = m.param_bindings(action)
         for p in declared:
             b = bindings.get(p)
@@ -404,7 +511,7 @@ class Binder:
             elif b == "input":
                 if w.input is None:
                     raise BindError(f"parameter {p} is bound to the input message, but the window has none")
-                params[p] = self.value(w.input, None, table, False, choices)
+                params[p] = message
                 input_used = True
             elif isinstance(b, dict) and "field" in b:
                 if not isinstance(w.input, dict) or b["field"] not in w.input:
@@ -429,16 +536,15 @@ class Binder:
             if mv is None:
                 if not input_used:
                     choices.append("input message ignored (no message parameter or message variable)")
-            elif mv not in pre:
+            elif mv not in pre and not (variables.get(mv) is not None and variables[mv].aux):
                 # the consumed message was in flight: put it into the (unobserved) message variable
-                msg = self.value(w.input, None, table, False, choices)
-                pre[mv] = self._add_message(None, self.info.templates.get(mv), msg)
+                pre[mv] = self._add_message(None, self.info.templates.get(mv), message)
                 choices.append(f"input message put into {mv}" + (" (pre-state)" if input_used else ""))
 
         free: dict[str, list[Any]] = {}
         unobserved = [v for v in vars_ if v not in pre]
         for var in unobserved:
-            vm = m.variables.get(var)
+            vm = variables.get(var)
             if vm is not None and vm.has_value:
                 pre[var] = self.value(vm.value, self.info.templates.get(var), table, vm.per_node, choices)
             elif vm is not None and vm.domain:
@@ -502,6 +608,17 @@ class Binder:
             fields[ab.term_field] = term
             entry = V.make_fn(fields)
         return tuple([entry] * n)
+
+
+def _mark_nodes(raw: Any) -> Any:
+    """Scalar leaves (numbers, strings) of a ``node_values`` variable are node ids."""
+    if isinstance(raw, dict):
+        return {k: _mark_nodes(v) for k, v in raw.items()}
+    if isinstance(raw, list):
+        return [_mark_nodes(v) for v in raw]
+    if isinstance(raw, (int, str)) and not isinstance(raw, bool):
+        return _Node(raw)
+    return raw
 
 
 def summary_matches(value: Any, s: Summary, ab: Abstraction) -> bool:

@@ -82,8 +82,9 @@ class VarMap:
     abstract: Abstraction | None = None
     aux: bool = False
     domain: str | None = None  # TLA+ set expression for an aux variable
-    value: Any = None  # a fixed value for an aux variable (raw or TlaExpr)
+    value: Any = None  # a fixed value for an aux variable (raw or TlaExpr), or an abstracted one's pre-state
     has_value: bool = False
+    node_values: bool = False  # scalar leaves that are trace node ids become spec nodes
 
 
 @dataclass(slots=True)
@@ -101,6 +102,18 @@ class Mapping:
     message_var: str | None = None
     ignore: frozenset[str] = frozenset()
     lines: dict[str, int] = field(default_factory=dict)
+    #: per spec action: variables read differently for that action (win over ``variables``)
+    action_variables: dict[str, dict[str, VarMap]] = field(default_factory=dict)
+    #: the input message rebuilt as TLA+ text over the window (``input``, ``w``), all actions / one
+    input: TlaExpr | None = None
+    action_input: dict[str, TlaExpr] = field(default_factory=dict)
+
+    def variables_for(self, action: str | None) -> dict[str, VarMap]:
+        extra = self.action_variables.get(action) if action is not None else None
+        return {**self.variables, **extra} if extra else self.variables
+
+    def input_for(self, action: str | None) -> TlaExpr | None:
+        return self.action_input.get(action, self.input) if action is not None else self.input
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -131,6 +144,17 @@ class Mapping:
                     f"mapping names spec variable {name!r}, but the spec has none (variables: {', '.join(sorted(vs)) or 'none'})",
                     f"variables.{name}",
                 )
+        for act, vms in self.action_variables.items():
+            for name in vms:
+                if name not in vs:
+                    raise self.error(f"mapping names spec variable {name!r}, but the spec has none "
+                                     f"(variables: {', '.join(sorted(vs)) or 'none'})", f"action_variables.{act}.{name}")
+        if actions is not None:
+            for section, acts in (("action_variables", self.action_variables), ("action_input", self.action_input)):
+                for act in acts:
+                    if act not in actions:
+                        raise self.error(f"{section} names {act!r}, which is not an action of Next "
+                                         f"(actions: {', '.join(sorted(actions))})", f"{section}.{act}")
         if self.message_var is not None and self.message_var not in vs:
             raise self.error(f"message_var {self.message_var!r} is not a spec variable", "message_var")
         if constants is not None and self.nodes_constant is not None and self.nodes_constant not in set(constants):
@@ -155,33 +179,34 @@ class Mapping:
 
     # -- applying ------------------------------------------------------------------------------
 
-    def observed_fields(self) -> set[str]:
+    def observed_fields(self, action: str | None = None) -> set[str]:
         out: set[str] = set()
-        for vm in self.variables.values():
+        for vm in self.variables_for(action).values():
             if vm.field:
                 out.add(vm.field)
             if vm.abstract:
                 out.update(vm.abstract.fields())
         return out
 
-    def map_state(self, raw: TMapping[str, Any], spec_vars: Iterable[str]) -> dict[str, Any]:
+    def map_state(self, raw: TMapping[str, Any], spec_vars: Iterable[str], action: str | None = None) -> dict[str, Any]:
         """Trace state -> ``{spec variable: raw value}`` for the observed variables (renames and
         value tables applied; per-node objects keep their trace node ids; abstracted variables
         give :class:`Summary` values, per node when per-node)."""
         out: dict[str, Any] = {}
-        taken = self.observed_fields()
+        taken = self.observed_fields(action)
+        variables = self.variables_for(action)
         for var in spec_vars:
-            vm = self.variables.get(var)
+            vm = variables.get(var)
             if vm is None:
                 if var in raw and var not in self.ignore and var not in taken:
                     out[var] = _apply(raw[var], self.values) if self.values else raw[var]
-                continue
-            if vm.aux:
                 continue
             if vm.abstract is not None:
                 summary = _summaries(raw, vm.abstract)
                 if summary is not None:
                     out[var] = summary
+                continue
+            if vm.aux:
                 continue
             if vm.field is not None and vm.field in raw:
                 table = {**self.values, **vm.values} if vm.values else self.values
@@ -333,8 +358,9 @@ def _expect(cond: bool, m: Mapping, message: str, path: str) -> None:
         raise m.error(message, path)
 
 
-_TOP = {"version", "nodes", "actions", "values", "variables", "params", "action_params", "message_var", "ignore"}
-_VAR_KEYS = {"field", "from", "values", "per_node", "abstract", "aux", "domain", "value"}
+_TOP = {"version", "nodes", "actions", "values", "variables", "params", "action_params", "message_var", "ignore",
+        "action_variables", "input", "action_input"}
+_VAR_KEYS = {"field", "from", "values", "per_node", "abstract", "aux", "domain", "value", "node_values"}
 
 
 def parse_mapping(text: str, path: str = "") -> Mapping:
@@ -376,54 +402,19 @@ def parse_mapping(text: str, path: str = "") -> Mapping:
     variables = doc.get("variables") or {}
     _expect(isinstance(variables, dict), m, "'variables' must map spec variable names to how they are read", "variables")
     for var, spec in variables.items():
-        base = f"variables.{var}"
-        if spec is None:
-            spec = {}
-        if isinstance(spec, str):
-            spec = {"field": spec}
-        _expect(isinstance(spec, dict), m, f"{base} must be a trace field name or an object", base)
-        for key in spec:
-            _expect(key in _VAR_KEYS, m, f"unknown key {key!r} in {base} (known: {', '.join(sorted(_VAR_KEYS))})", f"{base}.{key}")
-        fld = spec.get("field", spec.get("from", var))
-        _expect(fld is None or isinstance(fld, str), m, f"{base}.field must be a trace field name", f"{base}.field")
-        vals = spec.get("values") or {}
-        _expect(isinstance(vals, dict), m, f"{base}.values must be a table", f"{base}.values")
-        per_node = spec.get("per_node")
-        _expect(per_node is None or isinstance(per_node, bool), m, f"{base}.per_node must be true or false", f"{base}.per_node")
-        aux = bool(spec.get("aux", False))
-        domain = spec.get("domain")
-        _expect(domain is None or isinstance(domain, str), m, f"{base}.domain must be a TLA+ set expression", f"{base}.domain")
-        if domain is not None or "value" in spec:
-            aux = True
-        ab = None
-        if spec.get("abstract") is not None:
-            a = spec["abstract"]
-            _expect(isinstance(a, dict), m, f"{base}.abstract must be an object {{length, last_term, term_field, entry}}", f"{base}.abstract")
-            for key in a:
-                _expect(key in {"length", "last_term", "term_field", "entry"}, m, f"unknown key {key!r} in {base}.abstract", f"{base}.abstract.{key}")
-            _expect(bool(a.get("length") or a.get("last_term")), m, f"{base}.abstract needs 'length' and/or 'last_term' trace fields", f"{base}.abstract")
-            entry = a.get("entry") or {}
-            _expect(isinstance(entry, dict), m, f"{base}.abstract.entry must be an object", f"{base}.abstract.entry")
-            ab = Abstraction(
-                length=a.get("length"),
-                last_term=a.get("last_term"),
-                term_field=a.get("term_field", "term"),
-                entry={k: _value(v) for k, v in entry.items()},
-            )
-            fld = None
-        if aux:
-            fld = None
-        m.variables[str(var)] = VarMap(
-            var=str(var),
-            field=fld,
-            values=value_table(vals),
-            per_node=per_node,
-            abstract=ab,
-            aux=aux,
-            domain=domain,
-            value=_value(spec.get("value")),
-            has_value="value" in spec,
-        )
+        m.variables[str(var)] = _parse_var(m, str(var), spec, f"variables.{var}")
+    avs = doc.get("action_variables") or {}
+    _expect(isinstance(avs, dict), m, "'action_variables' must map actions to {variable: how it is read}", "action_variables")
+    for act, vs_ in avs.items():
+        _expect(isinstance(vs_, dict), m, f"action_variables.{act} must map spec variables to how they are read",
+                f"action_variables.{act}")
+        m.action_variables[str(act)] = {str(v): _parse_var(m, str(v), sp, f"action_variables.{act}.{v}")
+                                        for v, sp in vs_.items()}
+    if doc.get("input") is not None:
+        m.input = _input_expr(m, doc["input"], "input")
+    ais = doc.get("action_input") or {}
+    _expect(isinstance(ais, dict), m, "'action_input' must map actions to {tla: expr}", "action_input")
+    m.action_input = {str(a): _input_expr(m, v, f"action_input.{a}") for a, v in ais.items()}
 
     params = doc.get("params") or {}
     _expect(isinstance(params, dict), m, "'params' must map spec parameter names to actor/input/a value", "params")
@@ -441,6 +432,66 @@ def parse_mapping(text: str, path: str = "") -> Mapping:
     _expect(isinstance(ign, list) and all(isinstance(x, str) for x in ign), m, "ignore must be a list of trace field names", "ignore")
     m.ignore = frozenset(ign)
     return m
+
+
+def _parse_var(m: Mapping, var: str, spec: Any, base: str) -> VarMap:
+    """One entry of ``variables`` (or ``action_variables.A``)."""
+    if spec is None:
+        spec = {}
+    if isinstance(spec, str):
+        spec = {"field": spec}
+    _expect(isinstance(spec, dict), m, f"{base} must be a trace field name or an object", base)
+    for key in spec:
+        _expect(key in _VAR_KEYS, m, f"unknown key {key!r} in {base} (known: {', '.join(sorted(_VAR_KEYS))})", f"{base}.{key}")
+    fld = spec.get("field", spec.get("from", var))
+    _expect(fld is None or isinstance(fld, str), m, f"{base}.field must be a trace field name", f"{base}.field")
+    vals = spec.get("values") or {}
+    _expect(isinstance(vals, dict), m, f"{base}.values must be a table", f"{base}.values")
+    per_node = spec.get("per_node")
+    _expect(per_node is None or isinstance(per_node, bool), m, f"{base}.per_node must be true or false", f"{base}.per_node")
+    aux = bool(spec.get("aux", False))
+    domain = spec.get("domain")
+    _expect(domain is None or isinstance(domain, str), m, f"{base}.domain must be a TLA+ set expression", f"{base}.domain")
+    node_values = spec.get("node_values", False)
+    _expect(isinstance(node_values, bool), m, f"{base}.node_values must be true or false", f"{base}.node_values")
+    ab = None
+    if spec.get("abstract") is not None:
+        a = spec["abstract"]
+        _expect(isinstance(a, dict), m, f"{base}.abstract must be an object {{length, last_term, term_field, entry}}", f"{base}.abstract")
+        for key in a:
+            _expect(key in {"length", "last_term", "term_field", "entry"}, m, f"unknown key {key!r} in {base}.abstract", f"{base}.abstract.{key}")
+        _expect(bool(a.get("length") or a.get("last_term")), m, f"{base}.abstract needs 'length' and/or 'last_term' trace fields", f"{base}.abstract")
+        entry = a.get("entry") or {}
+        _expect(isinstance(entry, dict), m, f"{base}.abstract.entry must be an object", f"{base}.abstract.entry")
+        ab = Abstraction(
+            length=a.get("length"),
+            last_term=a.get("last_term"),
+            term_field=a.get("term_field", "term"),
+            entry={k: _value(v) for k, v in entry.items()},
+        )
+        fld = None
+    if (domain is not None or "value" in spec) and ab is None:
+        aux = True  # not observed: fixed, or free within the domain
+    if aux:
+        fld = None
+    return VarMap(
+        var=str(var),
+        field=fld,
+        values=value_table(vals),
+        per_node=per_node,
+        abstract=ab,
+        aux=aux,
+        domain=domain,
+        value=_value(spec.get("value")),
+        has_value="value" in spec,
+        node_values=node_values,
+    )
+
+
+def _input_expr(m: Mapping, v: Any, path: str) -> TlaExpr:
+    _expect(isinstance(v, dict) and set(v) == {"tla"} and isinstance(v["tla"], str), m,
+            f"{path} must be {{tla: expr}} (TLA+ text over the window's input message `input` and the window `w`)", path)
+    return TlaExpr(v["tla"])
 
 
 def _binding(m: Mapping, v: Any, path: str) -> Any:
