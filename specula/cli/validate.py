@@ -13,8 +13,8 @@ from specula.cli.common import JsonOpt, console, print_json
 
 @app.command("validate")
 def validate_cmd(
-    spec: Path = typer.Argument(..., help="The spec (.tla)."),
-    files: Optional[list[Path]] = typer.Argument(None, help="More window/trace files (after --windows)."),
+    spec: Path = typer.Argument(..., help="The spec (.tla), or a SysMoBench window-validation module WV_<Action>.tla."),
+    files: Optional[list[Path]] = typer.Argument(None, help="More window/trace files (after --windows), or more WV modules."),
     config: Optional[Path] = typer.Option(None, "--config", "-c", help="Model config (default: SPEC.cfg)."),
     windows: Optional[list[Path]] = typer.Option(None, "--windows", "-w", help="Window or trace files (any format in docs/traces.md)."),
     traces: Optional[Path] = typer.Option(None, "--traces", "-t", help="Directory of traces/windows (*.ndjson, *.jsonl, *.json)."),
@@ -24,11 +24,16 @@ def validate_cmd(
     json_out: bool = JsonOpt,
 ) -> None:
     """Phase 3: validate observed transition windows against the spec's actions (exit 1 if any fails)."""
-    from specula.phases.conformance import validate_files
+    from specula.phases.conformance import validate_files, validate_wv
+    from specula.traces.wv import is_wv_module
 
     targets = [a.strip() for a in actions.split(",") if a.strip()] if actions else None
-    res = validate_files(spec, config, list(windows or []) + list(files or []), traces, mapping,
-                         targets=targets, whole_trace=whole)
+    more = list(windows or []) + list(files or [])
+    if is_wv_module(spec) and traces is None and all(is_wv_module(f) for f in more):
+        # SysMoBench window-validation modules, run as they are (docs/windows.md)
+        res = validate_wv([spec, *more], config)
+    else:
+        res = validate_files(spec, config, more, traces, mapping, targets=targets, whole_trace=whole)
     if json_out:
         print_json(res.to_dict())
     else:

@@ -700,7 +700,9 @@ def _diagnose_wv(mod: Any, cfg: Any, failing: list[tuple[Window, WindowResult]],
     try:
         mapping = parse_mapping(mapping_yaml([mod]), f"<mapping from {mod.path.name}>")
         inner = load(str(mod.path.parent / f"{mod.inner}.tla"), search_path=tuple(str(p) for p in search_path))
-        icfg = dataclasses.replace(cfg, invariants=[], properties=[])
+        # the module's cfg names the module's own Spec and invariant: the spec under test is
+        # started from its Init and stepped by its Next (only the action's own step matters)
+        icfg = dataclasses.replace(cfg, invariants=[], properties=[], specification=None, init="Init", next="Next")
         model = Model(inner, icfg)
         res = validate_windows(model, [w for w, _ in failing], mapping, cfg=icfg)
     except Exception as exc:  # noqa: BLE001 - the verdicts stand without a diagnosis
