@@ -24,6 +24,7 @@ from specula.cli import validate as _validate  # noqa: E402,F401
 from specula.cli import mapping as _mapping  # noqa: E402,F401
 from specula.cli import evaluate as _evaluate  # noqa: E402,F401
 from specula.cli import code as _code  # noqa: E402,F401
+from specula.cli import init as _init  # noqa: E402,F401
 from specula.cli import model as _model  # noqa: E402,F401
 from specula.cli import bench as _bench  # noqa: E402,F401
 
