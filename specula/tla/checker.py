@@ -72,6 +72,10 @@ class Limits:
     max_seconds: float | None = None
     check_deadlock: bool | None = None
     progress_every: float = 1.0  # seconds between on_progress calls
+    # temporal properties are also checked on the growing graph (as TLC's periodic check): the
+    # first time after this many seconds of search, then whenever the graph grew by 10% and at
+    # least LIVE_RATIO times the last check's duration has passed (None: only the final check)
+    live_first: float | None = 1.0
 
 
 @dataclass
@@ -137,6 +141,8 @@ class CheckResult:
     alias_variables: tuple[str, ...] = ()
     alias_trace: list[tuple[str | None, tuple]] = field(default_factory=list)
     alias_error: str = ""
+    # TLC's order of strings for this model (values are printed in TLC's order with it)
+    string_order: Any = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -151,6 +157,17 @@ class CheckResult:
 class _Stop(Exception):
     def __init__(self, reason: str) -> None:
         self.reason = reason
+
+
+class _LiveFound(Exception):
+    """A periodic check of the growing graph found a liveness violation (a real lasso)."""
+
+    def __init__(self, outcomes: list) -> None:
+        self.outcomes = outcomes
+
+
+LIVE_RATIO = 3.0  # periodic liveness checks take at most ~1/(1+LIVE_RATIO) of the time
+LIVE_GROWTH = 0.1  # ... and run only once the explored graph grew by this fraction (TLC's 10%)
 
 
 @dataclass
@@ -201,26 +218,51 @@ def _key_function(model: Any, fingerprint: Callable[[Any], int] | None) -> Calla
 
 
 
-def _token_ranks(model: Any) -> dict[str, int]:
-    """Approximate TLC's UniqueString order (its token numbers): the .cfg's model values first
-    (TLC parses the config before the spec), then identifiers and string literals in order of
-    first appearance in the root module's text, then in the other modules' texts."""
+_TOKEN = r'\(\*.*?\*\)|\\\*[^\n]*|"((?:[^"\\]|\\.)*)"|([A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*)'
+
+
+def tlc_string_order(model: Any) -> Any:
+    """TLC's UniqueString order (its token numbers) for ``model``, approximated: TLC's prelude,
+    the .cfg's words, the rest of the prelude, then identifiers and string literals in order of
+    first appearance in the root module's text, then in the other modules' texts; model values
+    in the .cfg's order. None for toy models without a spec."""
     import re
 
-    ranks: dict[str, int] = {}
-    cfg = getattr(model, "cfg", None)
-    for name in getattr(cfg, "model_values", None) or []:
-        ranks.setdefault(name, len(ranks))
+    from specula.tla.values import TLC_PRELUDE, TLC_PRELUDE_HEAD, StringOrder
+
     spec = getattr(model, "spec", None)
     sources: dict[str, str] = dict(getattr(spec, "sources", None) or {})
+    if not sources:
+        return None
+    cfg = getattr(model, "cfg", None)
+    tok = re.compile(_TOKEN, re.S)
+    words: list[str] = list(TLC_PRELUDE_HEAD)
+    cfg_file = getattr(cfg, "file", None)
+    try:
+        cfg_text = Path(cfg_file).read_text(encoding="utf-8-sig") if cfg_file else ""
+    except OSError:
+        cfg_text = ""
+    words += [m.group(2) or m.group(1) for m in tok.finditer(cfg_text) if (m.group(2) or m.group(1)) is not None]
+    words += getattr(cfg, "model_values", None) or []
+    words += TLC_PRELUDE
     root = getattr(spec, "path", None)
     order = ([root] if root in sources else []) + [p for p in sources if p != root]
-    tok = re.compile(r'\(\*.*?\*\)|\\\*[^\n]*|"((?:[^"\\]|\\.)*)"|([A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*)', re.S)
     for path in order:
         for m in tok.finditer(sources[path]):
             word = m.group(1) if m.group(1) is not None else m.group(2)
             if word is not None:
-                ranks.setdefault(word, len(ranks))
+                words.append(word)
+    return StringOrder(words, getattr(cfg, "model_values", None) or [])
+
+
+def _token_ranks(model: Any) -> dict[str, int]:
+    """Ranks of strings and model values in TLC's order (see :func:`tlc_string_order`)."""
+    so = tlc_string_order(model)
+    if so is None:
+        return {}
+    ranks = dict(so.rank)
+    for name, r in so.mv.items():  # model values first, in the .cfg's order
+        ranks[name] = r - len(so.mv)
     return ranks
 
 
@@ -387,7 +429,25 @@ def check(
     cfg: Any = None,
     fingerprint: Callable[[Any], int] | None = None,
 ) -> CheckResult:
-    """Model-check ``model`` breadth-first; never raises for model errors (verdict "error")."""
+    """Model-check ``model`` breadth-first; never raises for model errors (verdict "error").
+    Sets are enumerated in TLC's value order (strings ranked as TLC interns them), so at a
+    violation the trace and the counts are TLC's."""
+    from specula.tla.values import tlc_string_order as string_order
+
+    order = tlc_string_order(model)
+    with string_order(order):
+        result = _check(model, limits, on_progress, cfg, fingerprint)
+    result.string_order = order
+    return result
+
+
+def _check(
+    model: Any,
+    limits: Limits | None,
+    on_progress: Callable[[Progress], None] | None,
+    cfg: Any,
+    fingerprint: Callable[[Any], int] | None,
+) -> CheckResult:
     limits = limits or Limits()
     cfg = _cfg_of(model, cfg)
     t0 = time.monotonic()
@@ -440,8 +500,13 @@ def check(
             unsupported = {n: f"cannot analyse: {exc}" for n in plan.temporal_props}
         if obligations:
             search.record_graph()
+            search.live = _periodic_liveness(search, obligations, fairness, limits, t0)
+            if limits.live_first is not None:
+                search.live_due = t0 + limits.live_first
     try:
         search.run()
+    except _LiveFound as found:
+        _apply_outcomes(result, found.outcomes, partial=True)
     except _Found as found:
         result.verdict, result.message, result.violated, result.span = (
             found.verdict,
@@ -459,6 +524,8 @@ def check(
         result.verdict = "limit"
         result.stopped = stop.reason
         result.message = _STOP_MESSAGES.get(stop.reason, stop.reason)
+        if stop.reason in ("max_states", "max_depth") and search.live is not None:
+            _last_partial_check(result, search)
     except KeyboardInterrupt:
         result.verdict = "limit"
         result.stopped = "interrupted"
@@ -467,6 +534,8 @@ def check(
         result.verdict = "limit"
         result.stopped = "max_depth"
         result.message = _STOP_MESSAGES["max_depth"]
+        if search.live is not None:
+            _last_partial_check(result, search)
     complete = result.verdict == "ok"  # the safety search finished without a violation
     if plan.temporal_props:
         _liveness(result, search, obligations, fairness, unsupported, limits, t0)
@@ -477,8 +546,9 @@ def check(
     for pr in result.properties:
         if pr.status == "pending-live":  # the safety search did not complete: no liveness verdict
             pr.status = "not checked"
-            why = result.stopped or result.verdict
-            pr.detail = f"liveness not checked: the state search stopped ({why}) before the graph was complete"
+            why = result.stopped or (f"at the violation of {result.violated}" if result.violated else result.verdict)
+            pr.detail = (f"liveness not checked: the state search stopped ({why}) before the graph was complete"
+                         + (" (no violation on the part explored)" if search.live_checks else ""))
         elif pr.status == "pending":
             pr.status = "not checked"
             pr.detail = pr.detail or "search did not complete"
@@ -492,10 +562,43 @@ def check(
     post = getattr(cfg, "postcondition", None)
     if post and result.verdict == "ok":
         _postcondition(model, post, result)
+    if result.counterexample:
+        _tlc_step_labels(model, result)
     alias = getattr(cfg, "alias", None)
     if alias and result.counterexample and hasattr(model, "compile_alias"):
         _apply_alias(model, alias, result)
     return result
+
+
+def _tlc_step_labels(model: Any, result: CheckResult) -> None:
+    """Error-trace labels as TLC prints them: ``A(1) line L, col C to line L2, col C2 of module
+    M`` (the action, its parameters, the span of its body), found by replaying each step."""
+    step_label = getattr(model, "step_label", None)
+    if not callable(step_label):
+        return
+    names = [getattr(a, "name", "") for a in getattr(model, "actions", []) or []]
+    trace = result.counterexample
+    steps = [(i, trace[i - 1][1], trace[i][1]) for i in range(1, len(trace))]
+    if result.loop_to is not None and result.loop_label and 1 <= result.loop_to <= len(trace):
+        steps.append((-1, trace[-1][1], trace[result.loop_to - 1][1]))
+    try:
+        for i, pre, post in steps:
+            label = trace[i][0] if i >= 0 else result.loop_label
+            if label is None:
+                continue
+            cands = [ai for ai, t in model.next_states(pre) if t == post]
+            base = label.split(" line ", 1)[0]
+            ai = next((a for a in cands if names[a] == base), cands[0] if cands else None)
+            if ai is None:
+                continue
+            new = step_label(ai, pre, post)
+            new = new[1:-1] if new.startswith("<") and new.endswith(">") else new
+            if i >= 0:
+                trace[i] = (new, trace[i][1])
+            else:
+                result.loop_label = new
+    except (EvalError, IndexError, TypeError):
+        return
 
 
 def _apply_alias(model: Any, name: str, result: CheckResult) -> None:
@@ -577,15 +680,20 @@ def _liveness(
         result.verdict, result.stopped = "limit", "interrupted"
         result.message = _STOP_MESSAGES["interrupted"]
         return
+    _apply_outcomes(result, outcomes, partial=False)
+
+
+def _apply_outcomes(result: CheckResult, outcomes: list, partial: bool) -> None:
+    """Property statuses (and the verdict, for the first violation) from liveness outcomes. On a
+    partial graph (the search did not finish) only violations count: the rest stays pending."""
+    by_name = {p.name: p for p in result.properties}
     for out in outcomes:
         pr = by_name.get(out.prop)
         if pr is None or pr.status != "pending-live":
             continue
-        if out.stopped:
-            pr.status, pr.detail = "not checked", out.text
-        elif out.violated:
+        if out.violated:
             pr.status, pr.detail = "violated", ""
-            if result.verdict == "ok":
+            if result.verdict in ("ok", "limit"):
                 result.verdict = "liveness"
                 result.message = out.text
                 result.violated = out.prop
@@ -593,8 +701,60 @@ def _liveness(
                 result.loop_to = out.loop_to
                 result.loop_label = out.loop_label
                 result.stuttering = out.stuttering
+        elif partial:
+            continue
+        elif out.stopped:
+            pr.status, pr.detail = "not checked", out.text
         else:
             pr.status, pr.detail = "ok", ""
+
+
+def _periodic_liveness(search: "_Search", obligations: list, fairness: list, limits: Limits,
+                       t0: float) -> Callable[[int, bool], None]:
+    """The check of the temporal properties on the growing graph (TLC's periodic liveness
+    check): only the states whose successors are all known take part in cycles, so a lasso
+    found is a real behavior; raises ``_LiveFound`` with it. Scheduled so that the checks cost
+    at most about 1/(1 + LIVE_RATIO) of the search time."""
+    from specula.tla.liveness import check_liveness
+
+    last = {"size": 0}
+
+    def run(explored: int, final: bool = False) -> None:
+        now = time.monotonic()
+        if not final and explored < last["size"] * (1 + LIVE_GROWTH) + 1:
+            search.live_due = now + 0.5
+            return
+        left = None if limits.max_seconds is None else limits.max_seconds - (now - t0)
+        if final and (left is None or left < 1.0):
+            left = max(1.0, min(10.0, 0.25 * (now - t0)))  # a last look after a limit stopped the search
+        if left is not None and left <= 0:
+            search.live_due = float("inf")
+            return
+        g = search.graph()
+        g.explored = explored
+        if search.on_progress is not None:
+            search.on_progress(Progress(search.distinct, search.generated, search.depth, search.queue_left,
+                                        now - t0, f"checking temporal properties on the current state "
+                                                  f"space of {explored} explored states"))
+        outcomes = check_liveness(g, obligations, fairness, left)
+        end = time.monotonic()
+        last["size"] = explored
+        search.live_due = end + max(limits.live_first or 1.0, LIVE_RATIO * (end - now))
+        search.live_checks += 1
+        if any(o.violated for o in outcomes):
+            raise _LiveFound(outcomes)
+
+    return run
+
+
+def _last_partial_check(result: CheckResult, search: "_Search") -> None:
+    """A search stopped by a state or depth limit: check the graph explored so far once more
+    (a violation found there is real; nothing found proves nothing: the properties stay
+    "not checked")."""
+    try:
+        search.live(search.distinct - search.queue_left, True)  # type: ignore[misc]
+    except _LiveFound as found:
+        _apply_outcomes(result, found.outcomes, partial=True)
 
 
 _STOP_MESSAGES = {
@@ -778,6 +938,10 @@ class _Search:
         self.edst = array("i")
         self.eact = array("i")
         self.keep_states: list[State] | None = None
+        # periodic liveness check on the growing graph: live(explored states) raises _LiveFound
+        self.live: Callable[..., None] | None = None
+        self.live_due = float("inf")
+        self.live_checks = 0
 
     def record_graph(self) -> None:
         self.record = True
@@ -850,6 +1014,7 @@ class _Search:
                     if not ip(st):
                         raise _Found("invariant", f"Property {name} is violated by the initial state.", name, bad_at, extra)
                 if max_states is not None and self.distinct >= max_states:
+                    self.queue_left = len(level_states)  # none explored yet
                     raise _Stop("max_states")
         except EvalError as exc:
             raise _Found("error", str(exc), None, -1, [(-1, exc.state)] if isinstance(exc.state, tuple) else [], exc.span) from None
@@ -972,6 +1137,9 @@ class _Search:
                             next_tick = now + limits.progress_every
                             self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
                             self._progress(self.queue_left)
+                        if now >= self.live_due:
+                            self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
+                            self.live(pidx + 1)  # type: ignore[misc]  # states 0..pidx are explored
                 level_states, level_idx = next_states, next_idx
                 self._next = None
                 if level_states:

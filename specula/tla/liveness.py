@@ -82,7 +82,15 @@ class Graph:
     labels: list[str]
     key: Any = None  # VIEW / SYMMETRY / fingerprint key of a state (None: the state itself)
     model: Any = None  # to rebuild concrete counterexamples when states are representatives
+    # states 0 .. explored-1 have all their successors recorded; the others (the search's queue,
+    # when the graph is checked while it grows) have unknown successors and are left out of
+    # every cycle, so any lasso found is a real one (None: the graph is complete)
+    explored: int | None = None
     _out: list[list[int]] | None = None
+
+    @property
+    def n_explored(self) -> int:
+        return len(self.states) if self.explored is None else min(self.explored, len(self.states))
 
     def out_edges(self) -> list[list[int]]:
         if self._out is None:
@@ -696,7 +704,8 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
     results: dict[str, LivenessResult] = {}
     ck = _Checker(g, fairness, deadline)
     n = len(g.states)
-    everything = list(range(n))
+    n_exp = g.n_explored  # states with unknown successors never belong to a cycle
+    everything = list(range(n_exp))
     always = lambda e: True  # noqa: E731
     anywhere = lambda v: True  # noqa: E731
     fair_eval: FairEval | None = None
@@ -730,14 +739,14 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
             elif ob.kind == "E":  # <>P: ~P from an initial state on, into a fair cycle
                 notp = _LazyMask(ck, ob.p, True)  # type: ignore[assignment]
                 reach = _reach([i for i in g.inits if notp[i]], ck, lambda v: bool(notp[v]))
-                found = ck.fair_scc(sorted(reach), notp, always, None)
+                found = ck.fair_scc(sorted(v for v in reach if v < n_exp), notp, always, None)
                 start, region = [i for i in g.inits if notp[i]], (lambda v, r=reach: v in r)
             elif ob.kind == "LT":  # P ~> Q: from P /\ ~Q through ~Q into a fair cycle
                 pm = ck.node_mask(ob.p)  # type: ignore[arg-type]
                 notq = _LazyMask(ck, ob.q, True)  # only where P holds and along ~Q paths
                 triggers = [v for v in everything if pm[v] and notq[v]]
                 reach = _reach(triggers, ck, lambda v: bool(notq[v]))
-                found = ck.fair_scc(sorted(reach), notq, always, None)
+                found = ck.fair_scc(sorted(v for v in reach if v < n_exp), notq, always, None)
                 if found is not None:
                     # prefix: initial state -> a trigger (any path), then ~Q path into the cycle
                     comp, wit = found
@@ -763,7 +772,7 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
                     found = ck.fair_scc(everything, None, edge_ok, None)
                 elif ob.kind == "E_step":  # <><<A>>_v: a fair behavior that never takes it
                     reach = _reach(g.inits, ck, anywhere, edge_ok)
-                    found = ck.fair_scc(sorted(reach), None, edge_ok, None)
+                    found = ck.fair_scc(sorted(v for v in reach if v < n_exp), None, edge_ok, None)
                     region = lambda v, r=reach: v in r  # noqa: E731
                 else:
                     if ob.kind == "WF":

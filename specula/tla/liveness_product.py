@@ -211,7 +211,11 @@ class ProductSearch:
         out = g.out_edges()
         res: list[list[tuple[int, int]]] = []
         dst = g.dst
+        n_exp = g.n_explored if hasattr(g, "n_explored") else len(g.states)
         for s in range(len(g.states)):
+            if s >= n_exp:  # successors unknown yet (graph checked while it grows): a dead end
+                res.append([])
+                continue
             seen: dict[int, int] = {}
             for e in out[s]:
                 t = dst[e]

@@ -85,7 +85,11 @@ class Model:
         self.symmetry_perms: list = []
         self.actions: list[ActionInfo] = []
         self._init_run: Callable | None = None
-        self._runs: list[Callable] = []
+        self._runs: list[Callable] = []  # per action: all its successors
+        self._sched: list[Callable] = []  # all successors of Next, in TLC's order
+        # TLC does not split an \E whose domain depends on the state: the actions split from it
+        # are one action for TLC, named and placed as the enclosing definition and the \E
+        self._owners: dict[int, tuple[str, Any]] = {}
         self.init_name, self.next_name = self._init_next()
         if self.init_name is not None:
             self._compile_init()
@@ -159,6 +163,7 @@ class Model:
         nv = len(self.variables)
         out = self._out
         names = self.variables
+        cores: list[Callable] = []
         for idx, (node, env, binders, name, span, label) in enumerate(leaves):
             params = tuple(b[0] for b in binders)
             info = ActionInfo(idx, name, name, params, span, node, env, binders, tlc_label=label)
@@ -178,8 +183,10 @@ class Model:
                 from specula.tla.compile_gen import ActionGenerator
 
                 fast = ActionGenerator(self.compiler).build(node, env, nv, names, out, idx, name, span, run)
+            cores.append(fast or run)
             self._runs.append(_with_binders(fast or run, binders, self.compiler.frame))
             self.generated_actions = getattr(self, "generated_actions", 0) + (fast is not None)
+        self._sched = _tlc_schedule([lf[2] for lf in leaves], cores, self._runs, self.compiler.frame)
 
     def _split(self, node: Any, env: Env, binders: list, name: str | None, leaves: list) -> None:
         """Split Next at \\/ and constant-level \\E, through operator definitions, as TLC does."""
@@ -196,6 +203,7 @@ class Model:
             if bnds is not None and all(not t for _, t, _, _ in bnds) and (
                     not ddeps or PRIME not in ddeps):
                 new = list(binders)
+                first_leaf = len(leaves)
                 b_names = [nm for b in node.bounds for nm in b.names]
                 for (ks, _, dfn, dspan), nm in zip(bnds, b_names):
                     if ddeps:
@@ -209,6 +217,10 @@ class Model:
                         raise EvalError(f"cannot enumerate the domain of {nm}: {exc}", dspan) from None
                     new.append((nm, ks[0], vals))
                 self._split(node.body, benv, new, name, leaves)
+                if ddeps:
+                    owner = (name[0] if isinstance(name, tuple) else name) or _guess_name(node)
+                    for i in range(first_leaf, len(leaves)):
+                        self._owners[i] = (owner, node)
                 return
         if isinstance(node, A.OpApp) and node.prefix:
             try:
@@ -274,7 +286,7 @@ class Model:
         nv = len(self.variables)
         e = self.compiler.frame
         try:
-            for run in self._runs:
+            for run in self._sched:
                 run(state, [UNSET] * nv, e)
         except EvalError as exc:
             if exc.state is None:
@@ -290,7 +302,16 @@ class Model:
         """TLC's label for a step of an error trace: ``<Name(v1, v2) line L, col C to line L2,
         col C2 of module M>`` with the parameter values that produce ``post`` from ``pre``."""
         info = self.actions[action]
-        span = info.span
+        owner = self._owners.get(action)
+        if owner is not None:  # one unsplit action for TLC: the enclosing name, the \E's span
+            sp = owner[1].span
+            end = _end_span(owner[1]) or sp
+            return (f"<{owner[0]} line {sp.line}, col {sp.col} to line {end.end_line}, col {end.end_col - 1} "
+                    f"of module {_module_of(sp)}>")
+        node = info.node
+        while isinstance(node, A.Let):  # TLC's action is the body of a LET
+            node = node.body
+        span = getattr(node, "span", None) or info.span
         vals = ""
         if info.binders:
             try:
@@ -299,7 +320,7 @@ class Model:
                     vals = "(" + ", ".join(format_value(v.params[p]) for p in info.params if p in v.params) + ")"
             except EvalError:
                 vals = ""
-        end = _end_span(info.node) or span
+        end = _end_span(node) or span
         where = (f" line {span.line}, col {span.col} to line {end.end_line}, col {end.end_col - 1} of module "
                  f"{_module_of(span)}") if span is not None and getattr(span, "line", 0) else ""
         return f"<{info.name}{vals}{where}>"
@@ -584,6 +605,60 @@ def _with_binders(run: Callable, binders: list, frame: list | None = None) -> Ca
             run(s, n, e)
 
     return many
+
+
+def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callable], frame: list) -> list[Callable]:
+    r"""Runners that generate the successors of Next in TLC's order: TLC splits ``\E t \in S :
+    A(t) \/ B(t)`` per value first, then per disjunct (A(1), B(1), A(2), B(2)). ``binders[i]`` are
+    action i's split binders; actions split from the same ``\E`` share the binder objects (and
+    are consecutive). Where no ``\E`` spans several actions this is ``runs`` itself."""
+
+    def build(ids: list[int], depth: int) -> list[Callable]:
+        out: list[Callable] = []
+        i = 0
+        while i < len(ids):
+            b = binders[ids[i]]
+            if len(b) == depth:
+                out.append(cores[ids[i]])
+                i += 1
+                continue
+            j = i + 1
+            while j < len(ids) and len(binders[ids[j]]) > depth and binders[ids[j]][depth] is b[depth]:
+                j += 1
+            if j == i + 1:  # one action under this binder: its own loop over the rest
+                rest = b[depth:]
+                dyn = any(isinstance(x[2], _DynDomain) for x in rest)
+                out.append(runs[ids[i]] if depth == 0 else
+                           (_nested(cores[ids[i]], rest) if dyn else _with_binders(cores[ids[i]], rest)))
+            else:
+                out.append(_bind_group(b[depth], build(ids[i:j], depth + 1)))
+            i = j
+        return out
+
+    return build(list(range(len(binders))), 0)
+
+
+def _bind_group(binder: tuple, subs: list[Callable]) -> Callable:
+    """Each value of ``binder`` in turn, then every runner of the actions under it."""
+    _, k, vals = binder
+    if isinstance(vals, _DynDomain):
+        dom = vals
+
+        def group_dyn(s: Any, n: list, e: list) -> None:
+            for v in dom.values(s, n, e):
+                e[k] = v
+                for r in subs:
+                    r(s, n, e)
+
+        return group_dyn
+
+    def group(s: Any, n: list, e: list) -> None:
+        for v in vals:
+            e[k] = v
+            for r in subs:
+                r(s, n, e)
+
+    return group
 
 
 def _nested(run: Callable, bs: list) -> Callable:

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from specula.tla.checker import CheckResult, Progress
 from specula.tla.simulate import SimResult
+from specula.tla.values import tlc_string_order
 
 __all__ = [
     "CHECK_SCHEMA",
@@ -106,6 +107,12 @@ _HEADLINES = {
 
 
 def render_check(result: CheckResult, spec: str = "", cfg: str = "", markup: bool = True) -> str:
+    """TLC's report of a check; values printed in TLC's order (records' fields, sets)."""
+    with tlc_string_order(result.string_order):
+        return _render_check(result, spec, cfg, markup)
+
+
+def _render_check(result: CheckResult, spec: str, cfg: str, markup: bool) -> str:
     """The TLC-like report: verdict, error trace, statistics and per-action coverage."""
     esc = _esc if markup else (lambda s: s)
     out: list[str] = []
@@ -168,6 +175,11 @@ def render_check(result: CheckResult, spec: str = "", cfg: str = "", markup: boo
 
 
 def check_to_json(result: CheckResult, spec: str = "", cfg: str = "") -> dict:
+    with tlc_string_order(result.string_order):
+        return _check_to_json(result, spec, cfg)
+
+
+def _check_to_json(result: CheckResult, spec: str, cfg: str) -> dict:
     return {
         "schema": CHECK_SCHEMA,
         "spec": spec,

@@ -27,6 +27,8 @@ from itertools import chain as _chain
 
 _chain_it = _chain.from_iterable
 from operator import xor as _xor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Callable, Iterable, Iterator
 
 __all__ = [
@@ -54,6 +56,9 @@ __all__ = [
     "sort_key",
     "ordered",
     "quick_order",
+    "tlc_key",
+    "tlc_string_order",
+    "StringOrder",
     "is_set",
     "enumerate_set",
     "to_frozenset",
@@ -447,7 +452,9 @@ class Product(LazySet):
         )
 
     def __iter__(self) -> Iterator[tuple]:
-        return itertools.product(*[ordered(to_frozenset(s)) for s in self.sets])
+        # TLC's order: the first component varies fastest
+        rev = [ordered(to_frozenset(s)) for s in reversed(self.sets)]
+        return (t[::-1] for t in itertools.product(*rev))
 
     def __len__(self) -> int:
         n = 1
@@ -646,18 +653,139 @@ def sort_key(v: Any) -> tuple:
     return (6, len(v), tuple(sorted(sort_key(x) for x in v)))
 
 
+# ----------------------------------------------------------------------------- TLC's value order
+#
+# TLC enumerates a set in its normalized order (``Value.compareTo``): integers by value; strings
+# and model values by the order in which TLC interned them (its UniqueString table: a fixed
+# prelude, the .cfg, then the spec's text as parsed); sequences by length, then element by
+# element; records field by field (name, then value) with the names in that same order; other
+# functions by size, then domain, then values; sets by size, then elements. The string order of
+# the model being checked is set for the duration of a check with :func:`tlc_string_order`;
+# without one strings compare as text.
+
+# What TLC 2.18 interns before the .cfg and the spec (measured: a set of these strings printed
+# by TLC); the .cfg's words come between the two parts.
+TLC_PRELUDE_HEAD = ("STRING", "FALSE", "TRUE", "BOOLEAN", "DOMAIN")
+TLC_PRELUDE = (
+    "TLC", "Sequences", "val", "Naturals", "FiniteSets", "Print", "Assert", "CHOOSE", "v", "JavaTime", "n",
+    "Nat", "TLCGet", "i", "TLCSet", "d", "e", "x", "f", "g", "Permutations", "S", "w", "SortSeq", "s", "p",
+    "Len", "j", "RandomElement", "Any", "ToString", "a", "b", "Integers", "key", "Int", "Seq", "t", "Append",
+    "Head", "Tail", "SubSeq", "m", "F", "IsFiniteSet", "seq", "Cardinality", "T",
+)
+
+
+class StringOrder:
+    """Ranks of strings (and model-value names) in TLC's interning order, and a memo of order
+    keys. A string not ranked yet is ranked after all others when first compared (TLC interns
+    strings made at run time, e.g. by ToString, when they are made)."""
+
+    __slots__ = ("rank", "memo", "mv")
+
+    def __init__(self, words: Iterable[str] = (), model_values: Iterable[str] = ()) -> None:
+        self.rank: dict[str, int] = {}
+        for w in words:
+            self.rank.setdefault(w, len(self.rank))
+        self.memo: dict[Any, tuple] = {}
+        # model values compare by creation order (the .cfg's order), not by their names' ranks
+        self.mv: dict[str, int] = {}
+        for w in model_values:
+            self.mv.setdefault(w, len(self.mv))
+
+    def of_mv(self, name: str) -> int:
+        r = self.mv.get(name)
+        return r if r is not None else 1_000_000 + self.of(name)
+
+    def of(self, w: str) -> int:
+        r = self.rank.get(w)
+        if r is None:
+            r = self.rank[w] = len(self.rank)
+        return r
+
+
+_ORDER: ContextVar[StringOrder | None] = ContextVar("specula_tlc_string_order", default=None)
+
+
+@contextmanager
+def tlc_string_order(order: StringOrder | None) -> Iterator[None]:
+    """Enumerate and compare values in TLC's order with ``order``'s string ranks meanwhile."""
+    token = _ORDER.set(order)
+    try:
+        yield
+    finally:
+        _ORDER.reset(token)
+
+
+def _tk(v: Any, so: StringOrder | None) -> tuple:
+    c = v.__class__
+    if c is int:
+        return (1, v)
+    if c is str:
+        return (2, v) if so is None else (2, so.of(v))
+    if c is bool:
+        return (0, v)
+    if c is ModelValue:
+        return (-1, v[1]) if so is None else (-1, so.of_mv(v[1]))
+    if so is not None:
+        try:
+            k = so.memo.get(v)
+        except TypeError:
+            k = None
+        if k is not None:
+            return k
+    if c is tuple:
+        k = (4, len(v), tuple([_tk(x, so) for x in v]))
+    elif c is Fn:
+        if all(x.__class__ is str for x in v):  # a record: field by field, name then value
+            k = (5, len(v), 0, tuple(sorted([(_tk(n, so), _tk(x, so)) for n, x in v.items()])))
+        else:
+            items = sorted([(_tk(d, so), x) for d, x in v.items()], key=_first)
+            k = (5, len(v), 1, tuple([d for d, _ in items]), tuple([_tk(x, so) for _, x in items]))
+    elif c is frozenset:
+        k = (6, len(v), tuple(sorted([_tk(x, so) for x in v])))
+    elif isinstance(v, LazySet) and v.finite:
+        return _tk(v.materialize(), so)
+    elif isinstance(v, LazyFn):
+        return _tk(v.materialize(), so)
+    else:
+        return (8, repr(v))
+    if so is not None:
+        memo = so.memo
+        if len(memo) > 400_000:
+            memo.clear()
+        try:
+            memo[v] = k
+        except TypeError:
+            pass
+    return k
+
+
+def _first(t: tuple) -> Any:
+    return t[0]
+
+
+def tlc_key(v: Any) -> tuple:
+    """A sort key giving TLC's order of values (see above)."""
+    return _tk(v, _ORDER.get())
+
+
 def _order_key(items: list) -> Any:
-    """A cheaper key than :func:`sort_key` giving the same order for common homogeneous sets
-    (None: the items compare directly), else sort_key."""
+    """A cheaper key than :func:`tlc_key` giving the same order for common homogeneous sets
+    (None: the items compare directly), else tlc_key."""
     c = items[0].__class__
-    if c is int or c is str or c is ModelValue:
+    if c is int:
         if set(map(type, items)) == {c}:
             return None
+    elif c is str or c is ModelValue:
+        if set(map(type, items)) == {c}:
+            so = _ORDER.get()
+            if so is None:
+                return None
+            return so.of if c is str else (lambda mv, of=so.of_mv: of(mv[1]))
     elif c is tuple:
         # tuples of integers: TLC orders by length, then element by element
         if set(map(type, items)) == {tuple} and set(map(type, _chain(*items))) <= {int}:
             return _len_then_tuple
-    return sort_key
+    return tlc_key
 
 
 def _len_then_tuple(t: tuple) -> tuple:
@@ -693,22 +821,24 @@ def least(s: Iterable[Any]) -> Any:
 
 
 def quick_order(s: Iterable[Any]) -> Any:
-    """Elements in a cheap order: sorted when they are integers, strings or model values
-    (deterministic), else the set's own iteration order (used where order cannot change results,
-    e.g. enumerating successor states; CHOOSE uses :func:`ordered`)."""
+    r"""Elements of a set in TLC's order, for enumeration in actions (``x \in S``, ``\E``): the
+    order in which successors are generated decides which of the equally short counterexamples
+    is found and the counts at a violation, as in TLC. Integers sort directly."""
     if s.__class__ is not frozenset:
-        return list(s)
+        if isinstance(s, (UnionSet, FilterSet)):
+            return ordered(s)  # normalized, as TLC enumerates them
+        return list(s)  # intervals, [S -> T], records, \X, SUBSET: their own order (TLC's)
     if len(s) < 2:
         return s
     for x in s:
         c = x.__class__
         break
-    if c is int or c is str or c is ModelValue:
+    if c is int:
         try:
             return sorted(s)
         except TypeError:
-            return s
-    return s
+            pass
+    return ordered(s)
 
 
 def tla_eq(a: Any, b: Any) -> bool:

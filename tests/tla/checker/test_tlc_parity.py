@@ -1,0 +1,148 @@
+"""Exploration order and liveness as TLC's (issue 24): at a violation specula reports TLC's
+trace, labels and counts. Expected values are what TLC 2.18 printed for these specs
+(``java tlc2.TLC -workers 1``); with SPECULA_TLA2TOOLS set the same specs are also run through
+TLC and compared."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from specula.tla.checker import Limits, build_model, check
+
+SPECS = {
+    # TLC enumerates a set in its normalized order: <<1>> first (shorter), then <<1, 1>>
+    "Ord1": ("""---- MODULE Ord1 ----
+EXTENDS Naturals, Sequences
+VARIABLE s
+Init == s \\in {<<1>>} \\cup [1..2 -> {1, 2}]
+Next == UNCHANGED s
+Inv == Len(s) # 2
+====
+""", "INIT Init\nNEXT Next\nINVARIANT Inv\n"),
+    # TLC splits \E t \in S : A(t) \/ B(t) per value first: A(1), B(1), A(2), B(2)
+    "Ord4": ("""---- MODULE Ord4 ----
+EXTENDS Naturals
+VARIABLE x
+Init == x = <<1, 0>>
+A(t) == t = 2 /\\ x' = [x EXCEPT ![2] = 1]
+B(t) == t = 1 /\\ x' = [x EXCEPT ![1] = 2]
+Next == \\E t \\in {1, 2} : A(t) \\/ B(t)
+Inv == x = <<1, 0>>
+====
+""", "INIT Init\nNEXT Next\nINVARIANT Inv\n"),
+    # strings are ordered as TLC interns them (first appearance in the text), not as text
+    "Ord2": ("""---- MODULE Ord2 ----
+EXTENDS Naturals
+VARIABLE s
+Init == s \\in {"zz", "mm", "aa", "qq"}
+Next == UNCHANGED s
+Inv == s \\in {"nothing"}
+====
+""", "INIT Init\nNEXT Next\nINVARIANT Inv\n"),
+    # records: field by field, names in TLC's string order (zz before qq here)
+    "Ord3": ("""---- MODULE Ord3 ----
+EXTENDS Naturals
+VARIABLE s
+Init == s \\in {[zz |-> 2, qq |-> 1], [zz |-> 1, qq |-> 2], [zz |-> 1, qq |-> 3]}
+Next == UNCHANGED s
+Inv == s \\in {[zz |-> 0, qq |-> 0]}
+====
+""", "INIT Init\nNEXT Next\nINVARIANT Inv\n"),
+    # the smallest liveness case: no fairness, so the counter may stop before 5
+    "Live1": ("""---- MODULE Live1 ----
+EXTENDS Naturals
+VARIABLE x
+Init == x = 0
+Next == x' = x + 1
+Spec == Init /\\ [][Next]_x
+Prop == <>(x = 5)
+====
+""", "SPECIFICATION Spec\nPROPERTY Prop\n"),
+}
+
+
+def _model(tmp_path: Path, name: str):
+    tla, cfg = SPECS[name]
+    (tmp_path / f"{name}.tla").write_text(tla)
+    (tmp_path / f"{name}.cfg").write_text(cfg)
+    return build_model(tmp_path / f"{name}.tla")
+
+
+def test_sets_are_enumerated_in_tlc_value_order(tmp_path: Path) -> None:
+    model, cfg = _model(tmp_path, "Ord1")
+    r = check(model, Limits(), cfg=cfg)
+    assert r.verdict == "invariant"
+    assert [st for _, st in r.counterexample] == [((1, 1),)]  # TLC: s = <<1, 1>>
+
+
+def test_exists_over_a_disjunction_is_split_per_value_first(tmp_path: Path) -> None:
+    model, cfg = _model(tmp_path, "Ord4")
+    r = check(model, Limits(), cfg=cfg)
+    assert r.verdict == "invariant"
+    # TLC: State 2: <B(1) line 6, col 9 to line 6, col 41 of module Ord4>, x = <<2, 0>>;
+    # 2 states generated, 2 distinct states found, depth 2
+    assert r.counterexample[-1] == ("B(1) line 6, col 9 to line 6, col 41 of module Ord4", ((2, 0),))
+    assert (r.generated, r.distinct, r.depth) == (2, 2, 2)
+
+
+def test_strings_and_record_fields_in_tlc_interning_order(tmp_path: Path) -> None:
+    from specula.tla.report import render_check
+
+    model, cfg = _model(tmp_path, "Ord2")
+    r = check(model, Limits(), cfg=cfg)
+    assert r.counterexample[0][1] == ("zz",)  # TLC: s = "zz"
+    model, cfg = _model(tmp_path, "Ord3")
+    r = check(model, Limits(), cfg=cfg)
+    text = render_check(r, "Ord3.tla", "Ord3.cfg", markup=False)
+    assert "s = [zz |-> 1, qq |-> 2]" in text  # TLC prints the fields in its order too
+
+
+def test_liveness_is_checked_on_the_growing_graph(tmp_path: Path) -> None:
+    model, cfg = _model(tmp_path, "Live1")
+    r = check(model, Limits(max_seconds=120), cfg=cfg)
+    # TLC: x = 0 .. 4 by <Next line 5, col 9 to line 5, col 18 of module Live1>, then Stuttering
+    assert r.verdict == "liveness" and r.violated == "Prop"
+    assert [st for _, st in r.counterexample] == [(0,), (1,), (2,), (3,), (4,)]
+    assert r.stuttering and r.loop_to is None
+    assert {lab for lab, _ in r.counterexample[1:]} == {"Next line 5, col 9 to line 5, col 18 of module Live1"}
+    assert r.stopped is None
+
+
+def test_a_state_limit_still_reports_a_lasso_found_on_the_part_explored(tmp_path: Path) -> None:
+    model, cfg = _model(tmp_path, "Live1")
+    r = check(model, Limits(max_states=50, live_first=None), cfg=cfg)
+    assert r.verdict == "liveness"
+    assert [st for _, st in r.counterexample][-1] == (4,)
+
+
+def test_a_search_stopped_by_a_limit_never_says_a_property_passed(tmp_path: Path) -> None:
+    tla, _ = SPECS["Live1"]
+    (tmp_path / "Fair.tla").write_text(tla.replace("Live1", "Fair").replace(
+        "Spec == Init /\\ [][Next]_x", "Spec == Init /\\ [][Next]_x /\\ WF_x(Next)"))
+    (tmp_path / "Fair.cfg").write_text("SPECIFICATION Spec\nPROPERTY Prop\n")
+    model, cfg = build_model(tmp_path / "Fair.tla")
+    r = check(model, Limits(max_states=200), cfg=cfg)
+    assert r.verdict == "limit" and r.stopped == "max_states"
+    assert [(p.name, p.status) for p in r.properties] == [("Prop", "not checked")]
+
+
+def _tlc_first_error(jar: Path, d: Path, name: str) -> tuple[str, list[str]]:
+    out = subprocess.run(["java", "-XX:+UseParallelGC", "-cp", str(jar), "tlc2.TLC", "-workers", "1",
+                          "-config", f"{name}.cfg", f"{name}.tla"], cwd=d, capture_output=True, text=True,
+                         timeout=300).stdout
+    labels = re.findall(r"^State \d+: <(.*)>$", out, re.M)
+    head = next((ln for ln in out.splitlines() if ln.startswith("Error: ")), "")
+    return head, labels
+
+
+@pytest.mark.tlc
+@pytest.mark.parametrize("name", ["Ord4", "Live1"])
+def test_differential_labels_agree_with_tlc(name: str, tmp_path: Path, tlc_jar: Path) -> None:
+    model, cfg = _model(tmp_path, name)
+    r = check(model, Limits(max_seconds=120), cfg=cfg)
+    _, labels = _tlc_first_error(tlc_jar, tmp_path, name)
+    assert [lab for lab, _ in r.counterexample[1:]] == labels[1:]
