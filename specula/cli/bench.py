@@ -52,7 +52,7 @@ def bench_list(
 
     table = Table(title="benchmark tasks")
     for col in ("task", "kind", "lang", "module", "required actions", "traces", "windows", "missing"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col not in ("required actions", "missing"), overflow="fold")
     for t in tasks:
         d = t.to_dict()  # the same figures as --json
         table.add_row(t.name, t.kind, t.language, t.spec_module, ", ".join(t.target_actions), str(d["traces"]),
