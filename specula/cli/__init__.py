@@ -21,6 +21,7 @@ from specula.cli.app import app
 from specula.cli import doctor as _doctor  # noqa: E402,F401
 from specula.cli import check as _check  # noqa: E402,F401
 from specula.cli import validate as _validate  # noqa: E402,F401
+from specula.cli import coverage as _coverage  # noqa: E402,F401
 from specula.cli import mapping as _mapping  # noqa: E402,F401
 from specula.cli import evaluate as _evaluate  # noqa: E402,F401
 from specula.cli import code as _code  # noqa: E402,F401
