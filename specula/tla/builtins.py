@@ -1,12 +1,9 @@
-"""Native implementations of built-in and standard-module operators (keyed by module and name).
+"""Native implementations of standard-module operators (keyed by module and name).
 
-Two tables:
-
-* :func:`operator_table` -- the canonical built-in operators of the syntax tree (``=``, ``\\in``,
-  ``+``, ``..``, ``DOMAIN``, ``UNCHANGED``...) compiled to closures by the compiler;
-* :data:`NATIVES` -- standard-module operators (Naturals, Integers, Sequences, FiniteSets, TLC,
-  Bags, SequencesExt, Functions, FiniteSetsExt...), used in place of their TLA+ definitions
-  when the definition comes from one of :data:`STD_MODULES`, as TLC overrides them.
+:data:`NATIVES` holds standard-module operators (Naturals, Integers, Sequences, FiniteSets, TLC,
+Bags, SequencesExt, Functions, FiniteSetsExt...), used in place of their TLA+ definitions when the
+definition comes from one of :data:`STD_MODULES`, as TLC overrides them. The built-in operators of
+the language itself (``+``, ``\\cup``, ``DOMAIN``...) are in ``operators.py``.
 """
 
 from __future__ import annotations
@@ -14,27 +11,21 @@ from __future__ import annotations
 import itertools
 import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from specula.errors import EvalError
-from specula.tla import ast as A
 from specula.tla.values import (
     AnySet,
     BoolSet,
     Fn,
-    Interval,
     IntSet,
     LazyFn,
     LazySet,
     NatSet,
-    Powerset,
-    Product,
     SeqSet,
     StringSet,
-    UnionSet,
     ValueFault,
-    domain,
     enumerate_set,
     format_value,
     is_set,
@@ -43,14 +34,13 @@ from specula.tla.values import (
     ordered,
     sort_key,
     tla_eq,
-    to_frozenset,
     type_name,
 )
 
 if TYPE_CHECKING:
     from specula.tla.compile import Compiler, Env
 
-__all__ = ["Native", "NATIVES", "STD_MODULES", "INFIX_NATIVES", "native_for", "native_by_name", "operator_table"]
+__all__ = ["Native", "NATIVES", "STD_MODULES", "INFIX_NATIVES", "native_for", "native_by_name"]
 
 STD_MODULES = frozenset({
     "Naturals", "Integers", "Reals", "Sequences", "FiniteSets", "TLC", "Bags", "TLCExt",
@@ -89,6 +79,10 @@ def _set(x: Any) -> Any:
         return x
     if isinstance(x, LazySet):
         return x.materialize()
+    raise ValueFault(f"expected a set, found {type_name(x)} {format_value(x)}")
+
+
+def _not_a_set(name: str, x: Any) -> Any:
     raise ValueFault(f"expected a set, found {type_name(x)} {format_value(x)}")
 
 
@@ -485,7 +479,7 @@ NATIVES: dict[str, Native] = {
         _mk("Real", 0, lambda: IntSet()),
         _mk("BOOLEAN", 0, lambda: BoolSet),
         _mk("STRING", 0, lambda: StringSet()),
-        _mk("Seq", 1, lambda S: SeqSet(S)),
+        _mk("Seq", 1, lambda S: SeqSet(S) if is_set(S) else _not_a_set("Seq", S)),
         _mk("Len", 1, _len),
         _mk("Append", 2, lambda s, x: _seq(s) + (x,)),
         _mk("Head", 1, _head),
@@ -569,349 +563,3 @@ def native_for(module: str | None, name: str) -> Native | None:
 
 def native_by_name(name: str) -> Native | None:
     return NATIVES.get(name)
-
-
-# ----------------------------------------------------------------------------- canonical operators
-
-
-def operator_table(c: "Compiler") -> dict[str, Callable]:
-    """name -> handler(node, env) -> (fn, deps) for the canonical built-in operators."""
-
-    def strict2(impl: Callable, name: str) -> Callable:
-        def h(node: A.OpApp, env: "Env") -> tuple:
-            (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
-            span = node.span
-
-            def op(s: Any, n: Any, e: list) -> Any:
-                x = f0(s, n, e)
-                y = f1(s, n, e)
-                try:
-                    return impl(x, y)
-                except ValueFault as exc:
-                    raise EvalError(str(exc), span) from None
-                except (TypeError, AttributeError, ValueError, ZeroDivisionError):
-                    raise EvalError(
-                        f"cannot apply {name} to {type_name(x)} {format_value(x)} and {type_name(y)} {format_value(y)}",
-                        span,
-                    ) from None
-
-            return c.fold(op, d0 | d1, node)
-
-        return h
-
-    def strict1(impl: Callable, name: str) -> Callable:
-        def h(node: A.OpApp, env: "Env") -> tuple:
-            f0, d0 = c.expr(node.args[0], env)
-            span = node.span
-
-            def op(s: Any, n: Any, e: list) -> Any:
-                x = f0(s, n, e)
-                try:
-                    return impl(x)
-                except ValueFault as exc:
-                    raise EvalError(str(exc), span) from None
-                except (TypeError, AttributeError, ValueError):
-                    raise EvalError(f"cannot apply {name} to {type_name(x)} {format_value(x)}", span) from None
-
-            return c.fold(op, d0, node)
-
-        return h
-
-    def arith(pyop: Callable) -> Callable:
-        def impl(x: Any, y: Any) -> Any:
-            if x.__class__ is int and y.__class__ is int:
-                return pyop(x, y)
-            raise TypeError
-        return impl
-
-    def div(x: Any, y: Any) -> int:
-        if x.__class__ is int and y.__class__ is int:
-            if y == 0:
-                raise ValueFault("division by zero")
-            return x // y
-        raise TypeError
-
-    def mod(x: Any, y: Any) -> int:
-        if x.__class__ is int and y.__class__ is int:
-            if y <= 0:
-                raise ValueFault(f"the second argument of % must be positive, found {y}")
-            return x % y
-        raise TypeError
-
-    def power(x: Any, y: Any) -> int:
-        if x.__class__ is int and y.__class__ is int:
-            if y < 0:
-                raise ValueFault("negative exponent")
-            return x**y
-        raise TypeError
-
-    def interval(x: Any, y: Any) -> Any:
-        if x.__class__ is int and y.__class__ is int:
-            if y - x < 200_000:
-                return frozenset(range(x, y + 1))
-            return Interval(x, y)
-        raise TypeError
-
-    def member(x: Any, S: Any) -> bool:
-        if S.__class__ is frozenset:
-            return x in S
-        if isinstance(S, LazySet):
-            return x in S
-        raise ValueFault(f"\\in applied to {type_name(S)} {format_value(S)}, which is not a set")
-
-    def cup(a: Any, b: Any) -> Any:
-        if a.__class__ is frozenset and b.__class__ is frozenset:
-            return a | b
-        if not (is_set(a) and is_set(b)):
-            raise TypeError
-        if a.__class__ is frozenset and b.__class__ is frozenset:
-            return a | b
-        return UnionSet(a, b, "cup")
-
-    def cap(a: Any, b: Any) -> Any:
-        if a.__class__ is frozenset and b.__class__ is frozenset:
-            return a & b
-        if not (is_set(a) and is_set(b)):
-            raise TypeError
-        if a.__class__ is frozenset:
-            return frozenset(x for x in a if x in b)
-        if b.__class__ is frozenset:
-            return frozenset(x for x in b if x in a)
-        return UnionSet(a, b, "cap")
-
-    def minus(a: Any, b: Any) -> Any:
-        if a.__class__ is frozenset and b.__class__ is frozenset:
-            return a - b
-        if not (is_set(a) and is_set(b)):
-            raise TypeError
-        if a.__class__ is frozenset:
-            return frozenset(x for x in a if x not in b)
-        return UnionSet(a, b, "minus")
-
-    def subseteq(a: Any, b: Any) -> bool:
-        if a.__class__ is frozenset and b.__class__ is frozenset:
-            return a <= b
-        if not (is_set(a) and is_set(b)):
-            raise TypeError
-        if isinstance(a, LazySet) and not a.finite:
-            if isinstance(b, LazySet) and a.key() == b.key():
-                return True
-            raise ValueFault(f"cannot decide {format_value(a)} \\subseteq {format_value(b)}")
-        return all(x in b for x in enumerate_set(a))
-
-    def union(S: Any) -> Any:
-        parts = list(enumerate_set(S))
-        if any(isinstance(x, LazySet) and (not x.finite or len(x) > 10_000) for x in parts):
-            # keep big or infinite unions lazy (membership tests each part)
-            acc = parts[0]
-            for x in parts[1:]:
-                acc = UnionSet(acc, x, "cup")
-            return acc
-        out: set = set()
-        for x in parts:
-            out |= to_frozenset(x)
-        return frozenset(out)
-
-    def colon_gt(a: Any, b: Any) -> Any:
-        return make_fn({a: b})
-
-    def at_at(f: Any, g: Any) -> Any:
-        d = dict(_fn_items(g))
-        d.update(_fn_items(f))
-        return make_fn(d)
-
-    def lt(x: Any, y: Any) -> bool:
-        if x.__class__ is int and y.__class__ is int:
-            return x < y
-        raise TypeError
-
-    def le(x: Any, y: Any) -> bool:
-        if x.__class__ is int and y.__class__ is int:
-            return x <= y
-        raise TypeError
-
-    def eq_h(node: A.OpApp, env: "Env") -> tuple:
-        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
-
-        span = node.span
-
-        def eq(s: Any, n: Any, e: list) -> bool:
-            x = f0(s, n, e)
-            y = f1(s, n, e)
-            try:
-                if x.__class__ is y.__class__:
-                    return x == y
-                return tla_eq(x, y)
-            except ValueFault as exc:
-                raise EvalError(str(exc), span) from None
-
-        return c.fold(eq, d0 | d1, node)
-
-    def neq_h(node: A.OpApp, env: "Env") -> tuple:
-        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
-
-        def neq(s: Any, n: Any, e: list) -> bool:
-            x = f0(s, n, e)
-            y = f1(s, n, e)
-            if x.__class__ is y.__class__:
-                return x != y
-            return not tla_eq(x, y)
-
-        return c.fold(neq, d0 | d1, node)
-
-    def in_h(node: A.OpApp, env: "Env") -> tuple:
-        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
-        span = node.span
-        negate = node.name == "\\notin"
-
-        def mem(s: Any, n: Any, e: list) -> bool:
-            x = f0(s, n, e)
-            S = f1(s, n, e)
-            if S.__class__ is frozenset:
-                return (x not in S) if negate else (x in S)
-            try:
-                r = member(x, S)
-            except ValueFault as exc:
-                raise EvalError(str(exc), span) from None
-            return (not r) if negate else r
-
-        return c.fold(mem, d0 | d1, node)
-
-    def not_h(node: A.OpApp, env: "Env") -> tuple:
-        f0, d0 = c.expr(node.args[0], env)
-        span = node.span
-
-        def neg(s: Any, n: Any, e: list) -> bool:
-            v = f0(s, n, e)
-            if v is True:
-                return False
-            if v is False:
-                return True
-            raise EvalError(f"~ applied to {type_name(v)} {format_value(v)}", span)
-
-        return c.fold(neg, d0, node)
-
-    def implies_h(node: A.OpApp, env: "Env") -> tuple:
-        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
-
-        def imp(s: Any, n: Any, e: list) -> bool:
-            if f0(s, n, e) is not True:
-                return True
-            return f1(s, n, e) is True
-
-        return c.fold(imp, d0 | d1, node)
-
-    def equiv_h(node: A.OpApp, env: "Env") -> tuple:
-        (f0, d0), (f1, d1) = c.expr(node.args[0], env), c.expr(node.args[1], env)
-        return c.fold(lambda s, n, e: f0(s, n, e) is f1(s, n, e), d0 | d1, node)
-
-    def and_h(node: A.OpApp, env: "Env") -> tuple:
-        return c.expr(A.And(node.args, span=node.span), env)
-
-    def or_h(node: A.OpApp, env: "Env") -> tuple:
-        return c.expr(A.Or(node.args, span=node.span), env)
-
-    def neg_h(node: A.OpApp, env: "Env") -> tuple:
-        if len(node.args) == 2:
-            return strict2(arith(lambda x, y: x - y), "-")(node, env)
-        return strict1(lambda x: -_int(x), "-")(node, env)
-
-    def unchanged_h(node: A.OpApp, env: "Env") -> tuple:
-        f0, d0 = c.expr(node.args[0], env)
-        f1, d1 = c.expr(node.args[0], env.with_(primed=True))
-        return (lambda s, n, e: tla_eq(f1(s, n, e), f0(s, n, e))), d0 | d1
-
-    def enabled_h(node: A.OpApp, env: "Env") -> tuple:
-        return c.enabled(node.args[0], env, node.span)
-
-    def true_h(node: A.OpApp, env: "Env") -> tuple:
-        v = node.name == "TRUE"
-        return (lambda s, n, e: v), frozenset()
-
-    def product_h(node: A.OpApp, env: "Env") -> tuple:
-        parts = [c.expr(a, env) for a in node.args]
-        fns = [p[0] for p in parts]
-        deps = frozenset().union(*[p[1] for p in parts])
-
-        def prod(s: Any, n: Any, e: list) -> Any:
-            sets = tuple(f(s, n, e) for f in fns)
-            if all(x.__class__ is frozenset for x in sets):
-                return frozenset(itertools.product(*[ordered(x) for x in sets]))
-            return Product(sets)
-
-        return c.fold(prod, deps, node)
-
-    def temporal_h(node: A.OpApp, env: "Env") -> tuple:
-        span = node.span
-        name = node.name
-
-        def fail(s: Any, n: Any, e: list) -> Any:
-            raise EvalError(f"temporal operator {name} cannot be evaluated in a state", span)
-
-        return fail, frozenset({"S"})
-
-    table: dict[str, Callable] = {
-        "=": eq_h,
-        "#": neq_h,
-        "/=": neq_h,
-        "\\in": in_h,
-        "\\notin": in_h,
-        "~": not_h,
-        "\\lnot": not_h,
-        "\\neg": not_h,
-        "=>": implies_h,
-        "<=>": equiv_h,
-        "\\equiv": equiv_h,
-        "/\\": and_h,
-        "\\/": or_h,
-        "TRUE": true_h,
-        "FALSE": true_h,
-        "+": strict2(arith(lambda x, y: x + y), "+"),
-        "-": neg_h,
-        "*": strict2(arith(lambda x, y: x * y), "*"),
-        "\\div": strict2(div, "\\div"),
-        "%": strict2(mod, "%"),
-        "^": strict2(power, "^"),
-        "<": strict2(lt, "<"),
-        ">": strict2(lambda x, y: lt(y, x), ">"),
-        "<=": strict2(le, "<="),
-        ">=": strict2(lambda x, y: le(y, x), ">="),
-        "..": strict2(interval, ".."),
-        "-.": strict1(lambda x: -_int(x), "-"),
-        "\\cup": strict2(cup, "\\cup"),
-        "\\cap": strict2(cap, "\\cap"),
-        "\\": strict2(minus, "\\"),
-        "\\subseteq": strict2(subseteq, "\\subseteq"),
-        "\\subset": strict2(lambda a, b: subseteq(a, b) and not _set_eq(a, b), "\\subset"),
-        "\\supseteq": strict2(lambda a, b: subseteq(b, a), "\\supseteq"),
-        "\\supset": strict2(lambda a, b: subseteq(b, a) and not _set_eq(a, b), "\\supset"),
-        "SUBSET": strict1(lambda S: Powerset(S) if is_set(S) else _bad(S), "SUBSET"),
-        "UNION": strict1(union, "UNION"),
-        "DOMAIN": strict1(domain, "DOMAIN"),
-        "\\X": product_h,
-        "\\times": product_h,
-        "\\o": strict2(_concat, "\\o"),
-        "\\circ": strict2(_concat, "\\o"),
-        ":>": strict2(colon_gt, ":>"),
-        "@@": strict2(at_at, "@@"),
-        "UNCHANGED": unchanged_h,
-        "ENABLED": enabled_h,
-        "[]": temporal_h,
-        "<>": temporal_h,
-        "~>": temporal_h,
-        "-+->": temporal_h,
-        "\\cdot": temporal_h,
-    }
-    return table
-
-
-def _finite(s: Any) -> bool:
-    return s.finite if isinstance(s, LazySet) else True
-
-
-def _set_eq(a: Any, b: Any) -> bool:
-    return tla_eq(a, b)
-
-
-def _bad(S: Any) -> Any:
-    raise ValueFault(f"SUBSET applied to {type_name(S)} {format_value(S)}, which is not a set")

@@ -151,7 +151,7 @@ class Model:
         run = self.compiler.action(self.init_name, ienv, fin)
         fast = None
         if self.compiler.gen is not None:
-            from specula.tla.compile_gen import ActionGenerator
+            from specula.tla.compile.gen_action import ActionGenerator
 
             fast = ActionGenerator(self.compiler).build(self.init_name, ienv, nv, names, out, -1, "Init", span, run,
                                                         init=True)
@@ -180,7 +180,7 @@ class Model:
             run = self.compiler.action(node, env, fin)
             fast = None
             if self.compiler.gen is not None:
-                from specula.tla.compile_gen import ActionGenerator
+                from specula.tla.compile.gen_action import ActionGenerator
 
                 fast = ActionGenerator(self.compiler).build(node, env, nv, names, out, idx, name, span, run)
             cores.append(fast or run)

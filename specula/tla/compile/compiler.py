@@ -22,13 +22,14 @@ from typing import Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
-from specula.tla import builtins as B
 from specula.tla.compile.env import UNSET, STATE, IMPURE, EXPR_FN, Env, CompileError, Found, NODEPS, const_fn
 from specula.tla.values import LazyFn, ValueFault
 from specula.tla.compile.action import ActionCompiler
 from specula.tla.compile.analysis import Analysis
+from specula.tla.compile.builtin_ops import operator_table
 from specula.tla.compile.binders import Binders
 from specula.tla.compile.expr import Expressions
+from specula.tla.compile.gen import Generator
 from specula.tla.compile.names import Names
 from specula.tla.compile.ops import Operators
 
@@ -73,12 +74,8 @@ class Compiler(Names, Operators, Expressions, Binders, Analysis):
             A.AngleAction: self._angle, A.Fairness: self._temporal, A.TemporalQuant: self._temporal,
         }
         self.action_compiler = ActionCompiler(self)
-        self.builtin_ops = B.operator_table(self)
-        self.gen: Any = None
-        if use_codegen:
-            from specula.tla.compile_gen import Generator
-
-            self.gen = Generator(self)
+        self.builtin_ops = operator_table(self)
+        self.gen: Generator | None = Generator(self) if use_codegen else None
 
     def new_slot(self) -> int:
         k = self.nslots

@@ -7,6 +7,7 @@ from typing import Any
 from specula.errors import EvalError
 from specula.tla import ast as A
 from specula.tla.compile.env import STATE, PRIME, EXPR_FN, OpVal, Env, LateEnv, CompileError, NODEPS, FUNCDEF, raiser, const_fn, truth
+from specula.tla.operators import sets
 from specula.tla.values import Fn, fn_set1, FuncSet, LazyFn, RecordSet, ValueFault, apply_fn, format_value, tla_eq, type_name
 
 
@@ -151,7 +152,15 @@ class Expressions:
     def _funcset(self, node: A.FuncSet, env: Env) -> tuple:
         d, dd = self.expr(node.domain, env)
         r, rd = self.expr(node.range, env)
-        return self.fold(lambda s, n, e: FuncSet(d(s, n, e), r(s, n, e)), dd | rd, node)
+        span = node.span
+
+        def fset(s: Any, n: Any, e: list) -> Any:
+            try:
+                return FuncSet(*sets("[S -> T]", d(s, n, e), r(s, n, e)))
+            except ValueFault as exc:
+                raise EvalError(str(exc), span) from None
+
+        return self.fold(fset, dd | rd, node)
 
     def _recordcons(self, node: A.RecordCons, env: Env) -> tuple:
         parts = [(nm, self.expr(x, env)) for nm, x in node.fields]
@@ -170,7 +179,17 @@ class Expressions:
     def _recordset(self, node: A.RecordSet, env: Env) -> tuple:
         parts = [(nm, self.expr(x, env)) for nm, x in node.fields]
         deps = frozenset().union(*[p[1] for _, p in parts])
-        return self.fold(lambda s, n, e: RecordSet(tuple((nm, p[0](s, n, e)) for nm, p in parts)), deps, node)
+        names = [nm for nm, _ in parts]
+        fns = [p[0] for _, p in parts]
+        span = node.span
+
+        def rset(s: Any, n: Any, e: list) -> Any:
+            try:
+                return RecordSet(tuple(zip(names, sets("[a : S]", *[f(s, n, e) for f in fns]))))
+            except ValueFault as exc:
+                raise EvalError(str(exc), span) from None
+
+        return self.fold(rset, deps, node)
 
     def _field(self, node: A.FieldAccess, env: Env) -> tuple:
         r, rd = self.expr(node.expr, env)

@@ -8,7 +8,8 @@ from typing import Any, Callable
 from specula.errors import EvalError
 from specula.tla import ast as A
 from specula.tla.compile.env import UNSET, STATE, IMPURE, EXPR_FN, OpVal, Env, CompileError, STATE_ONLY, per_state, sizeable, same_types
-from specula.tla.values import ValueFault, format_value, type_name
+from specula.tla.operators import strict_native
+from specula.tla.values import ValueFault
 
 
 class Operators:
@@ -241,17 +242,16 @@ class Operators:
                     raise EvalError(f"{name}: {exc}", span) from None
 
             return self.fold(app0, frozenset(deps), None)
+        call = strict_native(name, impl, len(fns))  # the generated code calls the same
         if len(fns) == 1:
             f0 = fns[0]
 
             def app1(s: Any, n: Any, e: list) -> Any:
                 x = f0(s, n, e)
                 try:
-                    return impl(x)
+                    return call(x)
                 except ValueFault as exc:
-                    raise EvalError(f"{name}: {exc}", span) from None
-                except (TypeError, KeyError, IndexError, ValueError, AttributeError):
-                    raise EvalError(f"{name} cannot be applied to {type_name(x)} {format_value(x)}", span) from None
+                    raise EvalError(str(exc), span) from None
 
             return self.fold(app1, frozenset(deps), None)
         if len(fns) == 2:
@@ -261,24 +261,18 @@ class Operators:
                 x = f0(s, n, e)
                 y = f1(s, n, e)
                 try:
-                    return impl(x, y)
+                    return call(x, y)
                 except ValueFault as exc:
-                    raise EvalError(f"{name}: {exc}", span) from None
-                except (TypeError, KeyError, IndexError, ValueError, AttributeError):
-                    raise EvalError(
-                        f"{name} cannot be applied to {format_value(x)} and {format_value(y)}", span
-                    ) from None
+                    raise EvalError(str(exc), span) from None
 
             return self.fold(app2, frozenset(deps), None)
 
         def appn(s: Any, n: Any, e: list) -> Any:
             vals = [f(s, n, e) for f in fns]
             try:
-                return impl(*vals)
+                return call(*vals)
             except ValueFault as exc:
-                raise EvalError(f"{name}: {exc}", span) from None
-            except (TypeError, KeyError, IndexError, ValueError, AttributeError):
-                raise EvalError(f"{name} cannot be applied to " + ", ".join(format_value(v) for v in vals), span) from None
+                raise EvalError(str(exc), span) from None
 
         return self.fold(appn, frozenset(deps), None)
 

@@ -1,4 +1,5 @@
-"""Expression evaluation: cases/expressions.txt (expression ==> value as TLC prints it)."""
+"""Expression evaluation: cases/expressions.txt (expression ==> value as TLC prints it, or
+``error: message`` where TLC stops with an error), in both evaluation modes."""
 
 from __future__ import annotations
 
@@ -35,9 +36,47 @@ def test_enough_cases() -> None:
     assert len(_cases()) >= 90
 
 
+def _outcome(model: Model, expr: str) -> str:
+    try:
+        return format_value(model.evaluate(expr, {"st": 1}))
+    except EvalError as exc:
+        return f"error: {exc}"
+
+
 @pytest.mark.parametrize("expr,expected", _cases())
 def test_expression(model: Model, expr: str, expected: str) -> None:
-    assert format_value(model.evaluate(expr, {"st": 1})) == expected
+    assert _outcome(model, expr) == expected
+
+
+def test_enough_ill_typed_cases() -> None:
+    """Every family of operators has rows applying it to values of the wrong type."""
+    bad = [e for e, x in _cases() if x.startswith("error: ")]
+    assert len(bad) >= 70
+    for op in ("+", "-", "*", "\\div", "%", "^", "..", "<", "<=", ">", ">=", "\\cup", "\\cap", "\\subseteq",
+               "\\in", "SUBSET", "UNION", "\\X", "Len", "Head", "Tail", "Append", "\\o", "SubSeq", "Seq",
+               "DOMAIN", "EXCEPT", "@@", ".a", "[1]", "~", "/\\", "=>", "IF", "->"):
+        assert any(op in e for e in bad), op
+
+
+@pytest.fixture(scope="module")
+def both() -> tuple[Model, Model]:
+    spec = load(CASES / "Defs.tla")
+    cfg = parse_cfg("CONSTANTS m1 = m1  m2 = m2\n", "Defs.cfg")
+    return Model(spec, cfg, codegen=True), Model(spec, cfg, codegen=False)
+
+
+@pytest.mark.parametrize("expr", [e for e, _ in _cases()])
+def test_modes_agree(both: tuple[Model, Model], expr: str) -> None:
+    """Generated code and closures give the same value or the same error message (the place may
+    differ: generated code reports the span of the generated subtree that contains the fault)."""
+    fast, slow = both
+    outcomes = []
+    for m in (fast, slow):
+        try:
+            outcomes.append(("value", format_value(m.evaluate(expr, {"st": 1}))))
+        except EvalError as exc:
+            outcomes.append(("error", str(exc)))
+    assert outcomes[0] == outcomes[1]
 
 
 @pytest.mark.parametrize(

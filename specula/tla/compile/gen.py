@@ -1,0 +1,726 @@
+"""Python source generation for expression trees (the fast path of the compiler).
+
+A maximal subtree of "simple" nodes (variables, bound names, constants, function application,
+records, tuples, arithmetic, comparisons, membership, boolean connectives, IF, quantifiers and
+set/function constructors over one bound name...) becomes ONE Python function generated from
+source, e.g. ``<<b, v>> \\in votes[a]`` becomes ``(e[3], e[4]) in _ap(s[0], e[2])``, instead
+of a tree of closures calling each other. Nodes without a generator are compiled by the closure
+compiler and called from the generated code (``_k[i](s, n, e)``), and their own subtrees may be
+generated again. Python exceptions from the generated code become ``EvalError`` with the span
+of the generated root.
+
+Built-in value operators come from the registry (``specula/tla/operators.py``): an operator's
+fast template is emitted under its type guards, and its strict implementation is called when a
+guard fails, so generated code and closures agree on values and on errors.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable
+
+from specula.errors import EvalError
+from specula.tla import ast as A
+from specula.tla.compile.env import UNSET
+from specula.tla.operators import Operator, operator, strict_native
+from specula.tla.values import (
+    Fn,
+    LazyFn,
+    ModelValue,
+    ValueFault,
+    apply_fn,
+    enumerate_set,
+    fn_set1,
+    format_value,
+    make_fn,
+    type_name,
+)
+
+if TYPE_CHECKING:
+    from specula.tla.compile.compiler import Compiler
+    from specula.tla.compile.env import Env
+
+__all__ = ["Generator", "FAULTS", "fault", "is_boolish"]
+
+_ATOM = re.compile(r"^[sen]\[\d+\]$")
+_LIT = re.compile(r"^('[^'\\]*'|-?\d+)$")
+FAULTS = (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError, ValueFault)
+
+
+def _ap(f: Any, x: Any) -> Any:
+    c = f.__class__
+    if c is tuple:
+        if x.__class__ is int and 0 < x <= len(f):
+            return f[x - 1]
+    elif c is Fn:
+        try:
+            return f[x]
+        except KeyError:
+            pass
+    return apply_fn(f, x)
+
+
+def _fld(r: Any, name: str) -> Any:
+    if r.__class__ is Fn:
+        try:
+            return r[name]
+        except KeyError:
+            pass
+    try:
+        return apply_fn(r, name)
+    except ValueFault:
+        raise ValueFault(f"the record {format_value(r)} has no field '{name}'") from None
+
+
+
+
+def _en(S: Any) -> Any:
+    if S.__class__ is frozenset:
+        return S
+    return enumerate_set(S)
+
+
+def _truth(v: Any, what: str = "a condition") -> bool:
+    """``v`` when it is a boolean (``what`` names the place, as the closure compiler's ``truth``)."""
+    if v is True or v is False:
+        return v
+    raise ValueFault(f"{what} must be a boolean, found {type_name(v)} {format_value(v)}")
+
+
+
+
+
+
+
+
+
+def _set1(f: Any, k: Any, v: Any) -> Any:
+    """``[f EXCEPT ![k] = v]`` for one key (unchanged when k is outside the domain)."""
+    c = f.__class__
+    if c is Fn:
+        if k in f:
+            return fn_set1(f, k, v)
+        return f
+    if c is tuple:
+        if k.__class__ is int and 0 < k <= len(f):
+            return f[: k - 1] + (v,) + f[k:]
+        return f
+    if isinstance(f, LazyFn):
+        return _set1(f.materialize(), k, v)
+    raise ValueFault(f"EXCEPT applied to {type_name(f)} {format_value(f)}, which is not a function")
+
+
+def _has(f: Any, k: Any) -> bool:
+    if f.__class__ is Fn:
+        return k in f
+    if f.__class__ is tuple:
+        return k.__class__ is int and 0 < k <= len(f)
+    return False
+
+
+def _exc(f: Any, keys: tuple, v: Any) -> Any:
+    if len(keys) == 1:
+        return _set1(f, keys[0], v)
+    k = keys[0]
+    if not _has(f, k):
+        return f
+    return _set1(f, k, _exc(_ap(f, k), keys[1:], v))
+
+
+def _exc_at(f: Any, keys: tuple, vf: Callable, kat: int, s: Any, n: Any, e: list) -> Any:
+    k = keys[0]
+    if isinstance(f, LazyFn):
+        f = f.materialize()
+    if not _has(f, k):
+        if f.__class__ is not Fn and f.__class__ is not tuple:
+            raise ValueFault(f"EXCEPT applied to {type_name(f)} {format_value(f)}, which is not a function")
+        return f
+    old = _ap(f, k)
+    if len(keys) == 1:
+        e[kat] = old
+        return _set1(f, k, vf(s, n, e))
+    return _set1(f, k, _exc_at(old, keys[1:], vf, kat, s, n, e))
+
+
+def _tups(S: Any, n: int) -> Any:
+    """The elements of S, each checked to be an n-tuple (a ``<<x, y>> \\in S`` pattern)."""
+    for v in S:
+        if v.__class__ is not tuple or len(v) != n:
+            raise ValueFault(f"cannot match {format_value(v)} against a tuple of {n} names")
+        yield v
+
+
+def _st(e: list, k: int, v: Any) -> Any:
+    e[k] = v
+    return v
+
+
+def _rec(names: tuple, vals: tuple) -> Fn:
+    r = Fn()
+    dict.update(r, zip(names, vals))
+    r._h = None
+    return r
+
+
+_HELPERS = {
+    "_ap": _ap, "_tups": _tups, "_fld": _fld, "_eq": operator("=", 2).strict, "_in": operator("\\in", 2).strict,
+    "_en": _en, "_truth": _truth, "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at,
+    "_mkfn": make_fn, "_frozenset": frozenset, "_Fn": Fn, "_LazyFn": LazyFn, "_MV": ModelValue,
+}
+# built-ins the generator leaves to the closure compiler (not functions of their operands' values)
+_NOT_GENERATED = frozenset({"UNCHANGED", "ENABLED", "\\X", "\\times", "[]", "<>", "~>", "-+->", "\\cdot",
+                            "TRUE", "FALSE", "/\\", "\\/"})
+_GUARD_FREE = re.compile(r"^(True|False)$")
+
+
+class Generator:
+    """Generates Python source for simple expression subtrees of one Compiler."""
+
+    def __init__(self, compiler: "Compiler") -> None:
+        self.c = compiler
+        self.consts: list = []
+        self.ns: dict = dict(_HELPERS)
+        self.ns["_k"] = self.consts
+        self.ns["_U"] = UNSET
+        self.depth = 0
+        self._last_fallback: tuple | None = None
+        # id(lazy binding) -> (binding, code of its expression): each argument/LET definition is
+        # generated once, not once per reference (nested calls were exponential: Add(Add(...)))
+        self._lazy_src: dict[int, tuple] = {}
+        self._op_names: dict[int, str] = {}  # id(Operator) -> its strict implementation in ns
+        self.ntmp = 0  # walrus temporaries (unique per generator: generated sources are shared)
+        self.in_iterable = 0  # > 0 while generating a comprehension's iterable (no walrus there)
+        self._GEN = {
+            A.Name: self._name, A.Number: self._number, A.String: self._string, A.Bool: self._bool,
+            A.OpApp: self._opapp, A.And: self._and, A.Or: self._or, A.FuncApp: self._funcapp,
+            A.FieldAccess: self._field, A.Tuple: self._tuple, A.RecordCons: self._record,
+            A.If: self._if, A.Quant: self._quant, A.SetEnum: self._setenum,
+            A.SetFilter: self._setfilter, A.SetMap: self._setmap, A.FuncCons: self._funccons,
+            A.Prime: self._prime, A.Except: self._except,
+        }
+
+    # ------------------------------------------------------------------ entry
+
+    def root(self, node: Any, env: "Env") -> tuple | None:
+        """Compile ``node`` to one generated function, or None when not worth it."""
+        self.depth += 1
+        self._last_fallback = None
+        try:
+            r = self.gen(node, env)
+        finally:
+            self.depth -= 1
+        if r is None:
+            return None
+        src, deps, size = r
+        last = self._last_fallback
+        if last is not None and last[0] is node:
+            return last[1], frozenset(last[2])
+        span = getattr(node, "span", None)
+        fn = self._build(src, span, node)
+        if fn is None:
+            return None
+        return self.c.fold(fn, frozenset(deps), node)
+
+    def _build(self, src: str, span: Any, node: Any) -> Callable | None:
+        k = len(self.consts)
+        self.consts.append(span)
+        code = (
+            "def _g(s, n, e):\n"
+            "    try:\n"
+            f"        return {src}\n"
+            "    except _FAULTS as _x:\n"
+            f"        raise _fault(_x, _k[{k}]) from None\n"
+        )
+        ns = self.ns
+        ns["_FAULTS"] = FAULTS
+        ns["_fault"] = fault
+        loc: dict = {}
+        try:
+            exec(compile(code, "<tla>", "exec"), ns, loc)  # noqa: S102 - generated from the AST
+        except (SyntaxError, RecursionError):
+            return None  # too deeply nested for Python's compiler: the closures evaluate it
+        return loc["_g"]
+
+    def const(self, v: Any) -> str:
+        if v.__class__ is int or v.__class__ is str or v.__class__ is bool:
+            return repr(v)
+        self.consts.append(v)
+        return f"_k[{len(self.consts) - 1}]"
+
+    def fallback(self, node: Any, env: "Env") -> tuple:
+        h = self.c.expr_table[node.__class__]
+        fn, deps = h(node, env)
+        self._last_fallback = (node, fn, deps)
+        if not deps:
+            try:
+                v = fn(None, None, self.c.frame)
+                return self.const(v), set(), 1
+            except Exception:  # noqa: BLE001 - keep the closure, fail at run time like TLC
+                pass
+        self.consts.append(fn)
+        return f"_k[{len(self.consts) - 1}](s, n, e)", set(deps), 1
+
+    def gen(self, node: Any, env: "Env") -> tuple:
+        h = self._GEN.get(node.__class__)
+        if h is not None:
+            r = h(node, env)
+            if r is not None:
+                return r
+        return self.fallback(node, env)
+
+    def sub(self, node: Any, env: "Env") -> tuple:
+        return self.gen(node, env)
+
+    def iterable(self, node: Any, env: "Env") -> tuple:
+        """``node`` generated as the iterable of a comprehension (where Python forbids ``:=``)."""
+        self.in_iterable += 1
+        try:
+            return self.gen(node, env)
+        finally:
+            self.in_iterable -= 1
+
+    # ------------------------------------------------------------------ leaves
+
+    def _number(self, node: A.Number, env: "Env") -> tuple:
+        return repr(node.value), set(), 1
+
+    def _string(self, node: A.String, env: "Env") -> tuple:
+        return repr(node.value), set(), 1
+
+    def _bool(self, node: A.Bool, env: "Env") -> tuple:
+        return repr(node.value), set(), 1
+
+    def _var(self, i: int, env: "Env") -> tuple:
+        if env.primed or env.init:
+            # unassigned primed variable: fall back to the closure (it raises the right error)
+            return f"(n[{i}] if n[{i}] is not _U else _k[{self._unset_reader(i, env)}](s, n, e))", {"P"}, 1
+        return f"s[{i}]", {"S"}, 1
+
+    def _unset_reader(self, i: int, env: "Env") -> int:
+        fn, _ = self.c.var_read(i, env, None)
+        self.consts.append(fn)
+        return len(self.consts) - 1
+
+    def _binding(self, b: tuple, env: "Env", node: Any) -> tuple | None:
+        kind = b[0]
+        if kind == "slot":
+            return f"e[{b[1]}]", {b[1]}, 1
+        if kind == "const":
+            return self.const(b[1]), set(), 1
+        if kind == "var":
+            return self._var(b[1], env)
+        if kind == "lazy":
+            k, fn, deps = b[1], b[2], b[3]
+            if len(b) > 4 and b[4] is not None:
+                hit = self._lazy_src.get(id(b))
+                if hit is None or hit[0] is not b:
+                    hit = self._lazy_src[id(b)] = (b, self.sub(b[4], b[5]))
+                arg = hit[1]
+                return f"(e[{k}] if e[{k}] is not _U else _st(e, {k}, {arg[0]}))", set(arg[1]) | {k}, 1 + arg[2]
+            lz, _ = self.c.binding_value(b, env, None)
+            self.consts.append(lz)
+            return f"(e[{k}] if e[{k}] is not _U else _k[{len(self.consts) - 1}](s, n, e))", set(deps) | {k}, 1
+        if kind == "expr":
+            node2, denv = b[1], b[2]
+            if env.primed and not denv.primed:
+                denv = denv.with_(primed=True)
+            return self.sub(node2, denv)
+        if kind == "op":
+            op = b[1]
+            if op.native is None and not op.recursive and op.arity == 0 and op.body is not None:
+                benv = op.env
+                if benv is None:
+                    return None
+                if not benv.locals:
+                    # a top-level definition: constant ones are compiled and folded once (cached)
+                    try:
+                        cfn, cdeps = self.c.apply_op(op, (), env, getattr(node, "span", None))
+                    except EvalError:
+                        cfn, cdeps = None, frozenset({"S"})
+                    if not cdeps:
+                        return self.const(cfn(None, None, self.c.frame)), set(), 1
+                if env.primed and not benv.primed:
+                    benv = benv.with_(primed=True)
+                if env.init and not benv.init:
+                    benv = benv.with_(init=True)
+                return self.sub(op.body, benv)
+        return None
+
+    def _name(self, node: A.Name, env: "Env") -> tuple | None:
+        try:
+            b = self.c.resolve(node.name, env, node.span)
+        except EvalError:
+            return None
+        return self._binding(b, env, node)
+
+    def _prime(self, node: A.Prime, env: "Env") -> tuple | None:
+        if env.primed:
+            return None
+        return self.sub(node.expr, env.with_(primed=True))
+
+    # ------------------------------------------------------------------ operators
+
+    def _opapp(self, node: A.OpApp, env: "Env") -> tuple | None:
+        if node.prefix:
+            return None
+        name = node.name
+        args = node.args
+        if name in self.c.builtin_ops and name not in env.locals:
+            return self._builtin(name, args, env, node)
+        try:
+            b = self.c.resolve(name, env, node.span)
+        except EvalError:
+            return None
+        if not args:
+            return self._binding(b, env, node)
+        if b[0] != "op":
+            return None
+        op = b[1]
+        if op.native is not None:
+            nat = op.native
+            if nat.special is not None or nat.op_params or nat.impure or nat.fn is None or len(args) != nat.arity:
+                return None
+            parts = [self.sub(a, env) for a in args]
+            self.consts.append(strict_native(nat.name, nat.fn, nat.arity))  # as the closures call it
+            src = f"_k[{len(self.consts) - 1}](" + ", ".join(p[0] for p in parts) + ")"
+            return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+        if op.recursive or op.body is None or len(args) != len(op.params):
+            return None
+        # inline only when every argument is trivially cheap (re-evaluated by name at each use);
+        # otherwise the closure compiler binds the arguments once (call-by-need). Deciding on the
+        # syntax, before compiling anything, keeps every argument compiled (and folded) once.
+        binds = {}
+        for p, a in zip(op.params, args):
+            if p.arity > 0:
+                binds[p.name] = ("op", self.c.op_arg(a, env, p.arity))
+            elif _small(a):
+                binds[p.name] = ("expr", a, env)
+            else:
+                return None
+        benv = (op.env or env.with_(locals={})).bind(binds)
+        if env.primed and not benv.primed:
+            benv = benv.with_(primed=True)
+        if env.init and not benv.init:
+            benv = benv.with_(init=True)
+        return self.sub(op.body, benv)
+
+    def _builtin(self, name: str, args: tuple, env: "Env", node: A.OpApp) -> tuple | None:
+        if name in _NOT_GENERATED:
+            return None
+        if name == "=>":
+            if len(args) != 2:
+                return None
+            (a, da, sa), (b, db, sb) = self.sub(args[0], env), self.sub(args[1], env)
+            ta = a if is_boolish(args[0]) else f"_truth({a}, 'the left side of =>')"
+            tb = b if is_boolish(args[1]) else f"_truth({b}, 'the right side of =>')"
+            return f"(not {ta} or {tb})", da | db, 1 + sa + sb
+        op = operator(name, len(args))
+        if op is None:
+            return None
+        parts = [self.sub(a, env) for a in args]
+        deps = set().union(*[p[1] for p in parts])
+        size = 1 + sum(p[2] for p in parts)
+        return self.apply(op, [p[0] for p in parts], args), deps, size
+
+    def apply(self, op: Operator, srcs: list[str], args: tuple = ()) -> str:
+        """Source applying the registry operator ``op`` to operand sources: its fast template
+        under its type guards, its strict implementation otherwise. An operand tested by a guard
+        is evaluated once: it is an atom (slot, variable, literal) or bound by a walrus."""
+        strict = self._op_names.get(id(op))
+        if strict is None:
+            strict = self._op_names[id(op)] = f"_op{len(self._op_names)}"
+            self.ns[strict] = op.strict
+        if op.name == "=" or op.name == "#":
+            return self._equality(op.name == "#", srcs, strict)
+        if op.fast is None:
+            return f"{strict}({', '.join(srcs)})"
+        conds: list[str] = []
+        used: list[str] = []
+        for i, (src, cls) in enumerate(zip(srcs, op.guard)):
+            if cls is object:
+                used.append(src)
+                continue
+            if _literal_class(src) is cls or (i < len(args) and _node_class(args[i]) is cls):
+                used.append(src)  # the operand has the class the guard asks for (or raised)
+                continue
+            if _ATOM.match(src) or _LIT.match(src) or _GUARD_FREE.match(src):
+                conds.append(f"({src}.__class__ is {cls.__name__})")
+                used.append(src)
+                continue
+            if self.in_iterable:
+                return f"{strict}({', '.join(srcs)})"  # no walrus in a comprehension's iterable
+            self.ntmp += 1
+            tmp = f"_t{self.ntmp}"
+            conds.append(f"(({tmp} := {src}).__class__ is {cls.__name__})")
+            used.append(tmp)
+        if not conds:
+            return f"({op.fast.format(*used)})"
+        # every guard is evaluated (``&``, not ``and``): the fallback sees every operand bound
+        test = conds[0] if len(conds) == 1 else " & ".join(conds)
+        return f"({op.fast.format(*used)} if {test} else {strict}({', '.join(used)}))"
+
+    @staticmethod
+    def _equality(negate: bool, srcs: list[str], strict: str) -> str:
+        """``a = b``: Python's ``==`` when one side is a literal it cannot confuse (a string, an
+        integer other than 0 and 1, which Python takes for FALSE and TRUE); ``is`` for TRUE/FALSE."""
+        a, b = srcs
+        for x, y in ((a, b), (b, a)):
+            if _GUARD_FREE.match(y):
+                return f"({x} is not {y})" if negate else f"({x} is {y})"
+            if _LIT.match(y) and y not in ("0", "1", "-0"):
+                return f"({a} != {b})" if negate else f"({a} == {b})"
+        return f"{strict}({a}, {b})"
+
+    def _and(self, node: A.And, env: "Env") -> tuple:
+        parts = [self.sub(a, env) for a in node.args]
+        src = "(" + " and ".join(f"_truth({p[0]}, 'a conjunct')" if not is_boolish(a) else p[0]
+                                 for p, a in zip(parts, node.args)) + ")"
+        return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+
+    def _or(self, node: A.Or, env: "Env") -> tuple:
+        parts = [self.sub(a, env) for a in node.args]
+        src = "(" + " or ".join(f"_truth({p[0]}, 'a disjunct')" if not is_boolish(a) else p[0]
+                                for p, a in zip(parts, node.args)) + ")"
+        return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+
+    def _if(self, node: A.If, env: "Env") -> tuple:
+        c, t, f = self.sub(node.cond, env), self.sub(node.then, env), self.sub(node.else_, env)
+        test = c[0] if is_boolish(node.cond) else f"_truth({c[0]}, 'the IF condition')"
+        return (f"({t[0]} if {test} else {f[0]})", c[1] | t[1] | f[1], 1 + c[2] + t[2] + f[2])
+
+    def _funcapp(self, node: A.FuncApp, env: "Env") -> tuple:
+        f = self.sub(node.fn, env)
+        if len(node.args) == 1:
+            x = self.sub(node.args[0], env)
+            if _ATOM.match(f[0]) and (_ATOM.match(x[0]) or _LIT.match(x[0])):
+                # inline lookup for sequences and functions/records held in a slot
+                fs, xs = f[0], x[0]
+                if _LIT.match(xs) and not xs.startswith("'"):
+                    tup = f"{fs}[{int(xs) - 1}] if {fs}.__class__ is tuple and 0 < {xs} <= len({fs}) else " \
+                        if int(xs) > 0 else ""
+                elif _LIT.match(xs):
+                    tup = ""
+                else:
+                    tup = f"{fs}[{xs} - 1] if {fs}.__class__ is tuple and {xs}.__class__ is int and 0 < {xs} <= len({fs}) else "
+                src = f"({tup}{fs}[{xs}] if {fs}.__class__ is _Fn and {xs} in {fs} else _ap({fs}, {xs}))"
+                return src, f[1] | x[1], 1 + f[2] + x[2]
+            return f"_ap({f[0]}, {x[0]})", f[1] | x[1], 1 + f[2] + x[2]
+        parts = [self.sub(a, env) for a in node.args]
+        tup = "(" + ", ".join(p[0] for p in parts) + ",)"
+        return f"_ap({f[0]}, {tup})", f[1].union(*[p[1] for p in parts]), 1 + f[2] + sum(p[2] for p in parts)
+
+    def _except(self, node: A.Except, env: "Env") -> tuple | None:
+        cur = self.sub(node.fn, env)
+        src, deps, size = cur
+        for u in node.updates:
+            keys = []
+            for item in u.path:
+                if isinstance(item, str):
+                    keys.append(repr(item))
+                    continue
+                parts = [self.sub(x, env) for x in item]
+                deps = deps.union(*[p[1] for p in parts])
+                size += sum(p[2] for p in parts)
+                keys.append(parts[0][0] if len(parts) == 1 else "(" + ", ".join(p[0] for p in parts) + ",)")
+            if any(isinstance(x, A.At) for x in A.walk(u.value)):
+                kat = self.c.new_slot()
+                venv = env.bind({"@": ("slot", kat)})
+                vfn, vdeps = self.c.expr(u.value, venv)
+                self.consts.append(vfn)
+                deps = deps | (set(vdeps) - {kat})
+                src = f"_exc_at({src}, ({', '.join(keys)},), _k[{len(self.consts) - 1}], {kat}, s, n, e)"
+            else:
+                v = self.sub(u.value, env)
+                deps = deps | v[1]
+                size += v[2]
+                if len(keys) == 1:
+                    src = f"_set1({src}, {keys[0]}, {v[0]})"
+                else:
+                    src = f"_exc({src}, ({', '.join(keys)},), {v[0]})"
+            size += 1
+        return src, deps, size
+
+    def _field(self, node: A.FieldAccess, env: "Env") -> tuple:
+        r = self.sub(node.expr, env)
+        if _ATOM.match(r[0]):
+            fl = repr(node.field)
+            return f"({r[0]}[{fl}] if {r[0]}.__class__ is _Fn and {fl} in {r[0]} else _fld({r[0]}, {fl}))", r[1], 1 + r[2]
+        return f"_fld({r[0]}, {node.field!r})", r[1], 1 + r[2]
+
+    def _tuple(self, node: A.Tuple, env: "Env") -> tuple:
+        parts = [self.sub(a, env) for a in node.elems]
+        if not parts:
+            return "()", set(), 1
+        return ("(" + ", ".join(p[0] for p in parts) + ",)", set().union(*[p[1] for p in parts]),
+                1 + sum(p[2] for p in parts))
+
+    def _record(self, node: A.RecordCons, env: "Env") -> tuple:
+        parts = [self.sub(x, env) for _, x in node.fields]
+        names = tuple(nm for nm, _ in node.fields)
+        vals = "(" + ", ".join(p[0] for p in parts) + ",)"
+        return f"_rec({names!r}, {vals})", set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+
+    def _setenum(self, node: A.SetEnum, env: "Env") -> tuple:
+        parts = [self.sub(a, env) for a in node.elems]
+        if not parts:
+            return "_frozenset()", set(), 1
+        return ("_frozenset((" + ", ".join(p[0] for p in parts) + ",))", set().union(*[p[1] for p in parts]),
+                1 + sum(p[2] for p in parts))
+
+    # ------------------------------------------------------------------ binders (one simple name)
+
+    def _one_bound(self, bounds: tuple, env: "Env") -> tuple | None:
+        if len(bounds) != 1 or bounds[0].tuple or len(bounds[0].names) != 1 or bounds[0].domain is None:
+            return None
+        b = bounds[0]
+        d = self.iterable(b.domain, env)
+        k = self.c.new_slot()
+        return d, k, env.bind({b.names[0]: ("slot", k)})
+
+    def _bounds(self, bounds: tuple, env: "Env") -> tuple | None:
+        """``for`` clauses binding every name of ``bounds`` (no tuple patterns): ``(clauses, deps,
+        size, env, slots)``. Each domain is evaluated in the outer environment, as TLA+ scopes it."""
+        if not bounds or any(b.domain is None for b in bounds):
+            return None
+        clauses: list[str] = []
+        deps: frozenset = frozenset()
+        size = 0
+        slots: list[int] = []
+        binds: dict = {}
+        for b in bounds:
+            dsrc, ddeps, dsize = self.iterable(b.domain, env)
+            deps |= ddeps
+            size += dsize
+            if b.tuple:  # <<x, y>> \in S: Python unpacks the tuple (a mismatch is a fault)
+                ks = []
+                for nm in b.names:
+                    k = self.c.new_slot()
+                    slots.append(k)
+                    ks.append(k)
+                    binds[nm] = ("slot", k)
+                clauses.append(f"for ({', '.join(f'e[{k}]' for k in ks)},) in _tups(_en({dsrc}), {len(ks)})")
+                continue
+            for nm in b.names:
+                k = self.c.new_slot()
+                slots.append(k)
+                binds[nm] = ("slot", k)
+                clauses.append(f"for e[{k}] in _en({dsrc})")
+        return " ".join(clauses), deps, size, env.bind(binds), slots
+
+    def _quant(self, node: A.Quant, env: "Env") -> tuple | None:
+        r = self._bounds(node.bounds, env)
+        if r is None:
+            return None
+        clauses, ddeps, dsize, benv, slots = r
+        body = self.sub(node.body, benv)
+        fn = "any" if node.kind == "E" else "all"
+        what = ("the body of \\E" if node.kind == "E" else "the body of \\A") if len(slots) == 1 else "a quantifier body"
+        test = body[0] if is_boolish(node.body) else f"_truth({body[0]}, {what!r})"
+        src = f"{fn}({test} {clauses})"
+        return src, (body[1] - set(slots)) | ddeps, 1 + dsize + body[2]
+
+    def _setfilter(self, node: A.SetFilter, env: "Env") -> tuple | None:
+        r = self._one_bound((node.bound,), env)
+        if r is None:
+            return None
+        (dsrc, ddeps, dsize), k, benv = r
+        if _may_be_infinite(node.bound.domain) or _may_be_large(node.bound.domain):
+            return None  # the closure compiler keeps such filters lazy
+        p = self.sub(node.pred, benv)
+        test = p[0] if is_boolish(node.pred) else f"_truth({p[0]}, 'a set filter condition')"
+        src = f"_frozenset([e[{k}] for e[{k}] in _en({dsrc}) if {test}])"
+        return src, (p[1] - {k}) | ddeps, 1 + dsize + p[2]
+
+    def _setmap(self, node: A.SetMap, env: "Env") -> tuple | None:
+        r = self._bounds(node.bounds, env)
+        if r is None:
+            return None
+        clauses, ddeps, dsize, benv, slots = r
+        x = self.sub(node.expr, benv)
+        src = f"_frozenset([{x[0]} {clauses}])"
+        return src, (x[1] - set(slots)) | ddeps, 1 + dsize + x[2]
+
+    def _funccons(self, node: A.FuncCons, env: "Env") -> tuple | None:
+        if _may_be_infinite(node.bounds[0].domain if node.bounds else None):
+            return None
+        r = self._one_bound(node.bounds, env)
+        if r is None:
+            return None
+        (dsrc, ddeps, dsize), k, benv = r
+        x = self.sub(node.body, benv)
+        src = f"_mkfn({{e[{k}]: {x[0]} for e[{k}] in _en({dsrc})}})"
+        return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
+
+
+def fault(exc: BaseException, span: Any) -> EvalError:
+    if isinstance(exc, ValueFault):
+        return EvalError(str(exc), span)
+    if isinstance(exc, KeyError):
+        return EvalError(f"{exc} is not in the domain of the function", span)
+    if isinstance(exc, ZeroDivisionError):
+        return EvalError("division by zero", span)
+    return EvalError(f"cannot evaluate this expression: {exc}", span)
+
+
+def _simple_const(node: Any) -> bool:
+    return isinstance(node, (A.Number, A.String))
+
+
+def _literal_class(src: str) -> type | None:
+    """The class of a literal operand source (``3``, ``'a'``, ``True``), else None."""
+    if _GUARD_FREE.match(src):
+        return bool
+    if _LIT.match(src):
+        return str if src.startswith("'") else int
+    return None
+
+
+_INT_OPS = frozenset({"+", "-", "*", "\\div", "%", "^", "-."})
+
+
+def _node_class(node: Any) -> type | None:
+    """The class every value of ``node`` has, when its syntax tells (a number, an arithmetic
+    or boolean operator: those raise rather than return anything else), else None."""
+    if isinstance(node, A.Number):
+        return int
+    if isinstance(node, A.String):
+        return str
+    if is_boolish(node):
+        return bool
+    if isinstance(node, A.OpApp) and not node.prefix and node.name in _INT_OPS:
+        return int
+    return None
+
+
+def is_boolish(node: Any) -> bool:
+    if isinstance(node, (A.And, A.Or, A.Bool, A.Quant)):
+        return True
+    return isinstance(node, A.OpApp) and not node.prefix and node.name in (
+        "=", "#", "/=", "\\in", "\\notin", "<", ">", "<=", ">=", "~", "\\lnot", "\\neg", "=>")
+
+
+def _small(node: Any) -> bool:
+    """Cheap enough to re-evaluate at every use (call-by-name): a few names, field accesses and
+    function applications, no operator calls."""
+    nodes = list(A.walk(node))
+    return len(nodes) <= 4 and all(isinstance(x, (A.Name, A.Number, A.String, A.FieldAccess, A.FuncApp))
+                                   for x in nodes)
+
+
+def _may_be_large(node: Any) -> bool:
+    """SUBSET, function and record sets or products: possibly too large to enumerate."""
+    for x in A.walk(node):
+        if isinstance(x, (A.FuncSet, A.RecordSet)):
+            return True
+        if isinstance(x, A.OpApp) and x.name in ("SUBSET", "\\X", "\\times"):
+            return True
+    return False
+
+
+def _may_be_infinite(node: Any) -> bool:
+    if node is None:
+        return True
+    for x in A.walk(node):
+        if isinstance(x, (A.Name, A.OpApp)) and x.name in ("Nat", "Int", "Real", "STRING", "Seq", "Any"):
+            return True
+    return False

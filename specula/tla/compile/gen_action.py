@@ -1,0 +1,401 @@
+"""Actions as Python source (the fast path of successor enumeration): see ActionGenerator."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from specula.errors import EvalError
+from specula.tla import ast as A
+from specula.tla.compile.env import PRIME, Unassigned
+from specula.tla.compile.gen import FAULTS, fault, is_boolish
+from specula.tla.values import ValueFault, enumerate_set, quick_order
+
+if TYPE_CHECKING:
+    from specula.tla.compile.compiler import Compiler
+    from specula.tla.compile.env import Env
+
+__all__ = ["ActionGenerator"]
+
+
+class _Abort(Exception):
+    """The action uses a construct the action generator does not handle: keep the CPS closures."""
+
+
+class ActionGenerator:
+    """Generates one Python function per action of Next (successor enumeration only).
+
+    Which primed variables are assigned is known statically along each path of the generated
+    code, so ``x' = e`` becomes an assignment or a comparison at generation time, ``x' \\in S`` a
+    ``for`` loop, disjunctions separate code paths (the continuation is generated once per path).
+    Python faults inside the generated function re-run the action through the closures, which
+    report the precise span.
+    """
+
+    MAX_LINES = 4000
+
+    def __init__(self, compiler: "Compiler") -> None:
+        self.c = compiler
+        self.g = compiler.gen
+        self.lines = 0
+        self.ntmp = 0
+
+    def build(self, node: Any, env: "Env", nvars: int, var_names: tuple, out: list, idx: int,
+              name: str, span: Any, slow: Callable, init: bool = False) -> Callable | None:
+        """The generated successor function of one action (``init``: of the initial predicate,
+        whose states are appended without an action index)."""
+        if self.g is None:
+            return None
+        self.lines = 0
+
+        g = self.g
+        errs: list = []
+
+        def final(assigned: frozenset, ind: int) -> list[str]:
+            pad = "    " * ind
+            missing = [i for i in range(nvars) if i not in assigned]
+            if missing:
+                what = (f"the initial predicate does not assign a value to variable {var_names[missing[0]]}" if init
+                        else f"action {name} does not assign a value to variable {var_names[missing[0]]}'")
+                g.consts.append(Unassigned(what, span))
+                return [f"{pad}raise _k[{len(g.consts) - 1}]"]
+            if init:
+                return [f"{pad}_out[0].append(tuple(n))"]
+            return [f"{pad}_out[0].append(({idx}, tuple(n)))"]
+
+        try:
+            body = self.act(node, env, frozenset(), final, 2)
+        except (_Abort, EvalError, RecursionError):
+            return None
+        g.consts.append(slow)
+        ks = len(g.consts) - 1
+        g.consts.append(span)
+        # on a Python-level fault, run the closures (they raise with the precise span); if they
+        # do not fail, report the fault at the action
+        src = ["def _act(s, n, e):", "    try:"] + (body or ["        pass"]) + [
+            "    except _FAULTS as _x:",
+            "        _mark = len(_out[0])",
+            f"        _k[{ks}](s, [_U] * {nvars}, e)",
+            "        del _out[0][_mark:]",
+            f"        raise _fault(_x, _k[{ks + 1}]) from None",
+        ]
+        ns = g.ns
+        ns["_out"] = out
+        ns["_FAULTS"] = FAULTS
+        ns["_fault"] = fault
+        ns["_qo"] = _qo
+        loc: dict = {}
+        try:
+            exec(compile("\n".join(src), f"<action {name}>", "exec"), ns, loc)  # noqa: S102
+        except (SyntaxError, RecursionError):
+            return None
+        return loc["_act"]
+
+    # ------------------------------------------------------------------ nodes
+
+    def expr(self, node: Any, env: "Env") -> str:
+        return self.g.sub(node, env)[0]
+
+    def act(self, node: Any, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
+        self.lines += 1
+        if self.lines > self.MAX_LINES:
+            raise _Abort
+        pad = "    " * ind
+        c = self.c
+        if isinstance(node, A.And):
+            return self._chain(list(node.args), env, assigned, k, ind)
+        if isinstance(node, A.Or):
+            out: list[str] = []
+            for a in node.args:
+                out += self.act(a, env, assigned, k, ind)
+            return out
+        if isinstance(node, A.Bool):
+            return k(assigned, ind) if node.value else []
+        if isinstance(node, A.Quant):
+            if node.kind != "E":
+                if env.init:
+                    # in Init, variables read are assigned earlier on this path (else it assigns)
+                    vs = c.state_vars(node, env)
+                    if vs is None or not vs <= assigned:
+                        raise _Abort
+                elif PRIME in c.expr(node, env)[1]:
+                    raise _Abort  # \A over actions: conjunction over the elements (closures)
+                if not node.bounds[0].tuple and c.may_branch(node.body, env):
+                    # state-level, but TLC takes each element's body as an action: every way it
+                    # holds (a true disjunct, an \E witness) runs the rest of the action again
+                    var = self._tmp()
+                    rep = self._tmp()
+                    return self._count(node, env, var, ind) + [f"{pad}for {rep} in range({var}):"] + (
+                        k(assigned, ind + 1) or [pad + "    pass"])
+                return self._guard(node, env, assigned, k, ind)
+            lines: list[str] = []
+            cur = env
+            depth = ind
+            for b in node.bounds:
+                if b.tuple or b.domain is None:
+                    raise _Abort
+                dsrc = self.expr(b.domain, env)
+                for nm in b.names:
+                    slot = c.new_slot()
+                    lines.append("    " * depth + f"for e[{slot}] in _qo({dsrc}):")
+                    cur = cur.bind({nm: ("slot", slot)})
+                    depth += 1
+            return lines + self.act(node.body, cur, assigned, k, depth)
+        if isinstance(node, A.If):
+            cond = self.expr(node.cond, env)
+            return ([f"{pad}if _truth({cond}):"] + (self.act(node.then, env, assigned, k, ind + 1) or [pad + "    pass"])
+                    + [f"{pad}else:"] + (self.act(node.else_, env, assigned, k, ind + 1) or [pad + "    pass"]))
+        if isinstance(node, A.Case):
+            lines = []
+            for j, (gd, v) in enumerate(node.arms):
+                kw = "if" if j == 0 else "elif"
+                lines.append(f"{pad}{kw} {self.expr(gd, env)} is True:")
+                lines += self.act(v, env, assigned, k, ind + 1) or [pad + "    pass"]
+            lines.append(f"{pad}else:")
+            if node.other is not None:
+                lines += self.act(node.other, env, assigned, k, ind + 1) or [pad + "    pass"]
+            else:
+                err = EvalError("no CASE arm is true and there is no OTHER", node.span)
+                self.g.consts.append(err)
+                lines.append(f"{pad}    raise _k[{len(self.g.consts) - 1}]")
+            return lines
+        if isinstance(node, A.Let):
+            lenv, lazy = c.let_env(node, env)
+            return [f"{pad}e[{s}] = _U" for s in lazy] + self.act(node.body, lenv, assigned, k, ind)
+        if isinstance(node, A.BoxAction):
+            return self.act(A.Or((node.action, A.OpApp("UNCHANGED", (node.sub,), span=node.span)), span=node.span),
+                            env, assigned, k, ind)
+        if isinstance(node, A.OpApp):
+            return self._opapp(node, env, assigned, k, ind)
+        if isinstance(node, A.Name):
+            b = c.resolve(node.name, env, node.span)
+            if b[0] == "op" and b[1].native is None and b[1].arity == 0 and not b[1].recursive and b[1].body is not None:
+                return self._inline(b[1], (), env, assigned, k, ind, node)
+            if b[0] == "expr":
+                benv = b[2].with_(primed=True) if env.primed else b[2]
+                if env.init and not benv.init:
+                    benv = benv.with_(init=True)
+                return self.act(b[1], benv, assigned, k, ind)
+            return self._guard(node, env, assigned, k, ind)
+        if isinstance(node, (A.AngleAction, A.Prime)):
+            raise _Abort
+        if isinstance(node, A.FuncApp) and c.funcdef_of(node, env) is not None:
+            raise _Abort  # f[a] with f[x \in S] == body splitting: body as the action (closures)
+        return self._guard(node, env, assigned, k, ind)
+
+    def _tmp(self) -> str:
+        self.ntmp += 1
+        return f"_c{self.ntmp}"
+
+    def _count(self, node: Any, env: "Env", var: str, ind: int) -> list[str]:
+        """Lines setting ``var`` to the number of ways TLC's action evaluation satisfies the
+        state-level ``node`` (disjuncts and ``\\E`` witnesses add, conjuncts and ``\\A``
+        elements multiply; anything else is a guard counting 1 or 0)."""
+        self.lines += 1
+        if self.lines > self.MAX_LINES:
+            raise _Abort
+        c = self.c
+        pad = "    " * ind
+        if env.primed:
+            raise _Abort
+        if not c.may_branch(node, env):
+            test = self.expr(node, env)
+            if not is_boolish(node):
+                test = f"_truth({test})"
+            return [f"{pad}{var} = 1 if {test} else 0"]
+        if isinstance(node, (A.And, A.Or)):
+            t = self._tmp()
+            conj = isinstance(node, A.And)
+            lines = [f"{pad}{var} = {1 if conj else 0}"]
+            for a in node.args:
+                if conj:
+                    lines += [f"{pad}if {var}:"] + self._count(a, env, t, ind + 1) + [f"{pad}    {var} *= {t}"]
+                else:
+                    lines += self._count(a, env, t, ind) + [f"{pad}{var} += {t}"]
+            return lines
+        if isinstance(node, A.Quant):
+            if any(b.tuple or b.domain is None for b in node.bounds):
+                raise _Abort
+            names = [(nm, b) for b in node.bounds for nm in b.names]
+            if node.kind == "A" and len(names) > 1:
+                nm, b = names[0]
+                first = A.Bound((nm,), b.domain, span=b.span)
+                rest = tuple(A.Bound((nm2,), b2.domain, span=b2.span) for nm2, b2 in names[1:])
+                inner = A.Quant("A", rest, node.body, span=node.span)
+                return self._count(A.Quant("A", (first,), inner, span=node.span), env, var, ind)
+            t = self._tmp()
+            lines = [f"{pad}{var} = {1 if node.kind == 'A' else 0}"]
+            cur, depth = env, ind
+            for nm, b in names:
+                dsrc = self.expr(b.domain, env)
+                slot = c.new_slot()
+                lines.append("    " * depth + f"for e[{slot}] in _qo({dsrc}):")
+                cur = cur.bind({nm: ("slot", slot)})
+                depth += 1
+            inner_pad = "    " * depth
+            lines += self._count(node.body, cur, t, depth)
+            if node.kind == "A":
+                lines += [f"{inner_pad}{var} *= {t}", f"{inner_pad}if not {var}:", f"{inner_pad}    break"]
+            else:
+                lines += [f"{inner_pad}{var} += {t}"]
+            return lines
+        if isinstance(node, A.If):
+            return ([f"{pad}if _truth({self.expr(node.cond, env)}):"] + self._count(node.then, env, var, ind + 1)
+                    + [f"{pad}else:"] + self._count(node.else_, env, var, ind + 1))
+        if isinstance(node, A.Case):
+            lines = []
+            for j, (gd, v) in enumerate(node.arms):
+                kw = "if" if j == 0 else "elif"
+                lines.append(f"{pad}{kw} {self.expr(gd, env)} is True:")
+                lines += self._count(v, env, var, ind + 1)
+            lines.append(f"{pad}else:")
+            if node.other is not None:
+                lines += self._count(node.other, env, var, ind + 1)
+            else:
+                err = EvalError("no CASE arm is true and there is no OTHER", node.span)
+                self.g.consts.append(err)
+                lines.append(f"{pad}    raise _k[{len(self.g.consts) - 1}]")
+            return lines
+        if isinstance(node, A.Let):
+            lenv, lazy = c.let_env(node, env)
+            return [f"{pad}e[{sl}] = _U" for sl in lazy] + self._count(node.body, lenv, var, ind)
+        if isinstance(node, A.OpApp) and not node.prefix and node.name == "=>" and len(node.args) == 2 \
+                and "=>" not in env.locals:
+            return ([f"{pad}if {self.expr(node.args[0], env)} is True:"] + self._count(node.args[1], env, var, ind + 1)
+                    + [f"{pad}else:", f"{pad}    {var} = 1"])
+        if isinstance(node, (A.OpApp, A.Name)) and not getattr(node, "prefix", ()):
+            args = node.args if isinstance(node, A.OpApp) else ()
+            if isinstance(node, A.OpApp) and node.name in c.builtin_ops and node.name not in env.locals:
+                return self._count_guard(node, env, var, ind)  # e.g. ~, <=>: the operands are values
+            b = c.resolve(node.name, env, node.span)
+            if args:
+                b = c.as_op(b)
+            if b[0] == "expr" and not args:
+                benv = b[2].with_(init=True) if env.init and not b[2].init else b[2]
+                return self._count(b[1], benv, var, ind)
+            if b[0] != "op":
+                raise _Abort
+            op = b[1]
+            if op.native is not None or op.recursive or op.body is None or len(args) != len(op.params):
+                raise _Abort
+            if not args and c.constant_level(node, env):
+                test = self.expr(node, env)
+                return [f"{pad}{var} = 1 if _truth({test}) else 0"]
+            benv, lazy = self._op_env(op, args, env)
+            return [f"{pad}e[{sl}] = _U" for sl in lazy] + self._count(op.body, benv, var, ind)
+        raise _Abort
+
+    def _op_env(self, op: Any, args: tuple, env: "Env") -> tuple["Env", list[int]]:
+        """The environment of an inlined operator body (arguments bound, primed/init mode
+        carried) and the argument slots to reset before it runs."""
+        binds = {}
+        lazy = []
+        for p, a in zip(op.params, args):
+            b = self.c.arg_binding(p, a, env)
+            binds[p.name] = b
+            if b[0] == "lazy":
+                lazy.append(b[1])
+        benv = (op.env or env.with_(locals={})).bind(binds)
+        if env.primed and not benv.primed:
+            benv = benv.with_(primed=True)
+        if env.init and not benv.init:
+            benv = benv.with_(init=True)
+        return benv, lazy
+
+    def _count_guard(self, node: Any, env: "Env", var: str, ind: int) -> list[str]:
+        test = self.expr(node, env)
+        if not is_boolish(node):
+            test = f"_truth({test})"
+        return [f"{'    ' * ind}{var} = 1 if {test} else 0"]
+
+    def _chain(self, args: list, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
+        if not args:
+            return k(assigned, ind)
+        first, rest = args[0], args[1:]
+        return self.act(first, env, assigned, lambda a, i: self._chain(rest, env, a, k, i), ind)
+
+    def _guard(self, node: Any, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
+        if env.primed:
+            raise _Abort
+        src = self.expr(node, env)
+        pad = "    " * ind
+        test = src if is_boolish(node) else f"_truth({src})"
+        return [f"{pad}if {test}:"] + (k(assigned, ind + 1) or [pad + "    pass"])
+
+    def _inline(self, op: Any, args: tuple, env: "Env", assigned: frozenset, k: Callable, ind: int,
+                node: Any) -> list[str]:
+        c = self.c
+        if len(args) != len(op.params):
+            raise _Abort
+        if not args and c.constant_level(node, env):
+            return self._guard(node, env, assigned, k, ind)
+        benv, lazy = self._op_env(op, args, env)
+        pad = "    " * ind
+        return [f"{pad}e[{s}] = _U" for s in lazy] + self.act(op.body, benv, assigned, k, ind)
+
+    def _opapp(self, node: A.OpApp, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
+        c = self.c
+        name = node.name
+        pad = "    " * ind
+        if node.prefix:
+            if c.subexpr(node, env) is not None:
+                raise _Abort  # Def!2 may assign variables: the closures take it as an action
+            op, _ = c.instance_op(node, env)
+            if op.native is not None or op.recursive or op.body is None:
+                return self._guard(node, env, assigned, k, ind)
+            return self._inline(op, node.args, env, assigned, k, ind, node)
+        if name not in env.locals:
+            if name in ("=", "\\in") and len(node.args) == 2:
+                i = c.target_var(node.args[0], env)
+                if i is not None:
+                    rhs = self.expr(node.args[1], env)
+                    if name == "=":
+                        if i in assigned:
+                            return [f"{pad}if _eq(n[{i}], {rhs}):"] + (k(assigned, ind + 1) or [pad + "    pass"])
+                        return [f"{pad}n[{i}] = {rhs}"] + k(assigned | {i}, ind)
+                    if i in assigned:
+                        return [f"{pad}if _in(n[{i}], {rhs}):"] + (k(assigned, ind + 1) or [pad + "    pass"])
+                    return [f"{pad}for n[{i}] in _qo({rhs}):"] + (k(assigned | {i}, ind + 1) or [pad + "    pass"])
+                return self._guard(node, env, assigned, k, ind)
+            if name == "UNCHANGED":
+                vs = c.unchanged_vars(node.args[0], env)
+                if vs is None:
+                    return self._guard(node, env, assigned, k, ind)
+                lines = []
+                conds = []
+                cur = set(assigned)
+                for i in vs:
+                    if i in cur:
+                        conds.append(f"_eq(n[{i}], s[{i}])")
+                    else:
+                        lines.append(f"{pad}n[{i}] = s[{i}]")
+                        cur.add(i)
+                if conds:
+                    return lines + [f"{pad}if {' and '.join(conds)}:"] + (k(frozenset(cur), ind + 1) or [pad + "    pass"])
+                return lines + k(frozenset(cur), ind)
+            if name == "=>" and len(node.args) == 2:
+                cond = self.expr(node.args[0], env)
+                return ([f"{pad}if {cond} is True:"] + (self.act(node.args[1], env, assigned, k, ind + 1) or [pad + "    pass"])
+                        + [f"{pad}else:"] + (k(assigned, ind + 1) or [pad + "    pass"]))
+            if name in c.builtin_ops:
+                return self._guard(node, env, assigned, k, ind)
+        b = c.resolve(name, env, node.span)
+        if node.args:
+            b = c.as_op(b)
+        if b[0] == "op":
+            op = b[1]
+            if op.native is not None or op.recursive or op.body is None:
+                return self._guard(node, env, assigned, k, ind)
+            return self._inline(op, node.args, env, assigned, k, ind, node)
+        if b[0] == "expr" and not node.args:
+            benv = b[2].with_(primed=True) if env.primed else b[2]
+            if env.init and not benv.init:
+                benv = benv.with_(init=True)
+            return self.act(b[1], benv, assigned, k, ind)
+        return self._guard(node, env, assigned, k, ind)
+
+
+def _qo(S: Any) -> Any:
+    try:
+        return quick_order(enumerate_set(S))
+    except ValueFault as exc:
+        raise EvalError(str(exc), None) from None
