@@ -186,7 +186,7 @@ class Generator:
         self._last_fallback: tuple | None = None
         # id(lazy binding) -> (binding, code of its expression): each argument/LET definition is
         # generated once, not once per reference (nested calls were exponential: Add(Add(...)))
-        self._lazy_src: dict[int, tuple] = {}
+        self._lazy_src: dict[tuple, tuple] = {}
         self._op_names: dict[int, str] = {}  # id(Operator) -> its strict implementation in ns
         self.ntmp = 0  # walrus temporaries (unique per generator: generated sources are shared)
         self.in_iterable = 0  # > 0 while generating a comprehension's iterable (no walrus there)
@@ -312,9 +312,11 @@ class Generator:
         if kind == "lazy":
             k, fn, deps = b[1], b[2], b[3]
             if len(b) > 4 and b[4] is not None:
-                hit = self._lazy_src.get(id(b))
+                # (generated apart inside a comprehension's iterable, where ``:=`` is not allowed)
+                key = (id(b), self.in_iterable > 0)
+                hit = self._lazy_src.get(key)
                 if hit is None or hit[0] is not b:
-                    hit = self._lazy_src[id(b)] = (b, self.sub(b[4], b[5]))
+                    hit = self._lazy_src[key] = (b, self.sub(b[4], b[5]))
                 arg = hit[1]
                 return f"(e[{k}] if e[{k}] is not _U else _st(e, {k}, {arg[0]}))", set(arg[1]) | {k}, 1 + arg[2]
             lz, _ = self.c.binding_value(b, env, None)

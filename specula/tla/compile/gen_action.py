@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
-from specula.tla.compile.env import PRIME, Unassigned
+from specula.tla.compile.env import PRIME, UNSET, Unassigned
 from specula.tla.compile.gen import FAULTS, fault, is_boolish
 from specula.tla.values import ValueFault, enumerate_set, quick_order
 
@@ -71,12 +71,18 @@ class ActionGenerator:
         g.consts.append(span)
         # on a Python-level fault, run the closures (they raise with the precise span); if they
         # do not fail, report the fault at the action
+        g.consts.append([UNSET] * nvars)
+        # n is left as it came (every variable unassigned), as the closures leave it: a closure
+        # action run next on the same list (an action the generator could not take, under the
+        # same \E) would otherwise take the assignments left here for its own
         src = ["def _act(s, n, e):", "    try:"] + (body or ["        pass"]) + [
             "    except _FAULTS as _x:",
             "        _mark = len(_out[0])",
             f"        _k[{ks}](s, [_U] * {nvars}, e)",
             "        del _out[0][_mark:]",
             f"        raise _fault(_x, _k[{ks + 1}]) from None",
+            "    finally:",
+            f"        n[:] = _k[{ks + 2}]",
         ]
         ns = g.ns
         ns["_out"] = out

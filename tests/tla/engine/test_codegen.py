@@ -41,3 +41,20 @@ def test_generated_matches_closures(tla: Path) -> None:
                 seen.add(t)
                 frontier.append(t)
     assert checked > 1
+
+
+def test_generated_and_closure_actions_under_one_exists(tmp_path: Path) -> None:
+    """A generated action and one the generator leaves to the closures (\\A over primes) split from
+    the same \\E share the next-state list: the generated one must leave it unassigned (TLC: 7
+    distinct states; the closure action found no successor after a generated sibling)."""
+    tla = tmp_path / "Mix.tla"
+    tla.write_text("---- MODULE Mix ----\nEXTENDS Naturals\nVARIABLE x, y\nInit == x = 0 /\\ y = 0\n"
+                   "A(i) == x' = i /\\ y' = y\nB(i) == \\A j \\in {i} : x' = j + 10 /\\ y' = 1\n"
+                   "Next == \\E i \\in {1, 2} : A(i) \\/ B(i)\n====\n")
+    (tmp_path / "Mix.cfg").write_text("INIT Init\nNEXT Next\n")
+    from specula.tla import check
+
+    for codegen in (True, False):
+        model = _model(tla, codegen)
+        assert sorted(t for _, t in model.next_states((0, 0))) == [(1, 0), (2, 0), (11, 1), (12, 1)]
+        assert check(model).distinct == 7
