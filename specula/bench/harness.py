@@ -40,6 +40,7 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT = 300.0
+IMPL_COVERAGE_FILE = "impl-coverage.json"  # = specula.coverage.IMPL_COVERAGE_FILE (kept import-free here)
 
 
 def trace_file_name(index: int) -> str:
@@ -60,6 +61,8 @@ class HarnessSpec:
     command: tuple[str, ...]
     build: tuple[tuple[str, ...], ...] = ()
     timeout: float = DEFAULT_TIMEOUT
+    # option -> values `bench traces --until-coverage` may try ({"--steps": ("150", "300")})
+    explore: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,12 @@ def _parse_harness(raw: object, task_file: Path) -> HarnessSpec | None:
     timeout = raw.get("timeout", DEFAULT_TIMEOUT)
     if not isinstance(timeout, (int, float)) or timeout <= 0:
         raise ConfigError("harness.timeout must be a positive number", path=str(task_file), field="harness.timeout")
-    return HarnessSpec(command=command, build=build, timeout=float(timeout))
+    explore_raw = raw.get("explore") or {}
+    if not isinstance(explore_raw, dict) or not all(isinstance(v, list) and v for v in explore_raw.values()):
+        raise ConfigError("harness.explore must map options to non-empty lists of values", path=str(task_file),
+                          field="harness.explore")
+    explore = tuple((str(k), tuple(str(x) for x in v)) for k, v in explore_raw.items())
+    return HarnessSpec(command=command, build=build, timeout=float(timeout), explore=explore)
 
 
 def load_system(system_dir: Path) -> SystemTask:
@@ -219,8 +227,15 @@ def run_harness(
     seed: int,
     out_dir: Path,
     systems_dir: Path | None = None,
+    *,
+    options: dict[str, str] | None = None,
+    impl_coverage: bool = False,
 ) -> list[Path]:
     """Build (if needed) and run a system's harness; return the N trace files it wrote.
+
+    ``options`` are extra command-line options of the harness (``{"--steps": "300"}``: schedules,
+    fault rates). ``impl_coverage`` runs a Python harness under ``specula.bench.pycov``, which
+    writes the implementation branches reached to ``DIR/impl-coverage.json``.
 
     ``system`` is a task name, a system directory, or a loaded SystemTask.
     """
@@ -248,6 +263,11 @@ def run_harness(
         if path.exists():
             path.unlink()
     argv = _expand(task.harness.command, subs) + ["--runs", str(runs), "--seed", str(seed), "--out", str(out)]
+    for key, value in (options or {}).items():
+        argv += [key, str(value)]
+    if impl_coverage and argv and argv[0] == sys.executable and len(argv) > 1 and argv[1].endswith(".py"):
+        argv = [sys.executable, "-m", "specula.bench.pycov", "--out", str(out / IMPL_COVERAGE_FILE),
+                "--root", str(task.dir.resolve()), "--", *argv[1:]]
     _run(argv, task.dir, task.harness.timeout, task, "harness")
     missing = [p.name for p in expected if not p.is_file()]
     if missing:

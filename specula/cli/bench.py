@@ -24,11 +24,29 @@ def bench_traces(
     runs: int = typer.Option(5, "--runs", min=1, help="Number of traces to record."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first run (run i uses seed + i)."),
     out: Path = typer.Option(..., "--out", help="Directory the trace files are written to."),
+    until_coverage: bool = typer.Option(False, "--until-coverage", help="Record rounds of --batch runs, steering "
+                                        "seeds and the harness's explore options toward uncovered spec actions/branches "
+                                        "and implementation branches, until coverage stops growing."),
+    batch: int = typer.Option(3, "--batch", min=1, help="Runs per round (--until-coverage)."),
+    patience: int = typer.Option(2, "--patience", min=1, help="Stop after this many rounds without new coverage."),
+    max_rounds: int = typer.Option(12, "--max-rounds", min=1, help="At most this many rounds."),
+    spec: Optional[Path] = typer.Option(None, "--spec", help="Spec to measure coverage on (default: the task's reference)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Run a bundled system's harness and record N NDJSON event traces."""
     from specula.bench.harness import run_harness
 
+    if until_coverage:
+        from specula.bench.steer import until_coverage as steer
+
+        res = steer(system, out, seed=seed, batch=batch, patience=patience, max_rounds=max_rounds, spec=spec,
+                    on_round=None if json_out else lambda r: console(stderr=True).print(
+                        f"round {r.index}: +{len(r.new)} spec, +{r.new_impl} impl", markup=False))
+        if json_out:
+            print_json(res.to_dict())
+        else:
+            console().print(res.render(), markup=False)
+        return
     files = run_harness(system, runs=runs, seed=seed, out_dir=out)
     if json_out:
         print_json({"schema": "specula.bench.traces/1", "system": system, "seed": seed, "files": [str(f) for f in files]})

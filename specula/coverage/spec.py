@@ -30,10 +30,13 @@ class BranchCoverage:
     branch: Branch
     windows: int = 0
     error: str = ""
+    skipped: bool = False  # known covered (``known=``): not checked again
 
     def to_dict(self) -> dict[str, Any]:
         d = self.branch.to_dict()
         d["windows"] = self.windows
+        if self.skipped:
+            d["skipped"] = True
         if self.error:
             d["error"] = self.error
         return d
@@ -76,6 +79,11 @@ class CoverageReport:
     @property
     def branches_covered(self) -> int:
         return sum(1 for a in self.actions for b in a.branches if b.windows)
+
+    def covered_ids(self) -> set[str]:
+        """Actions with an accepted window and branch ids some window exercises."""
+        return {a.action for a in self.actions if a.covered} | {
+            b.branch.id for a in self.actions for b in a.branches if b.windows}
 
     def uncovered(self) -> list[str]:
         """Actions without an accepted window and branches no window exercises (ids)."""
@@ -161,9 +169,10 @@ def _impl(traces: Sequence[str | Path]) -> dict[str, Any] | None:
 
 
 def spec_coverage(spec_path: str | Path, traces: Sequence[str | Path], *, cfg_path: str | Path | None = None,
-                  mapping: Any = None, branches: bool = True,
+                  mapping: Any = None, branches: bool = True, known: frozenset[str] | set[str] = frozenset(),
                   on_progress: Callable[[str], None] | None = None) -> CoverageReport:
-    """Coverage of ``spec_path``'s actions and branches by the windows of ``traces``."""
+    """Coverage of ``spec_path``'s actions and branches by the windows of ``traces``. Branch ids in
+    ``known`` (covered before, e.g. by earlier harness rounds) are not checked again."""
     from specula.phases.conformance import conformance
     from specula.phases.runtime import build_model
     from specula.tla import parse_module
@@ -203,8 +212,8 @@ def spec_coverage(spec_path: str | Path, traces: Sequence[str | Path], *, cfg_pa
             accepted = [w for w in ws if (w.trace_id, str(w.id)) in ok_ids]
             row = ActionCoverage(a, len(ws), len(accepted))
             for br in per_branch.get(a, []):
-                bc = BranchCoverage(br)
-                if accepted:
+                bc = BranchCoverage(br, skipped=br.id in known)
+                if accepted and not bc.skipped:
                     if on_progress is not None:
                         on_progress(f"{a}: {br.label}")
                     vpath.write_text(variant(text, br), encoding="utf-8")

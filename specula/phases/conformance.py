@@ -169,6 +169,13 @@ class ConformanceResult:
     def ok(self) -> bool:
         return self.total > 0 and self.passed == self.total and all(t.ok for t in self.traces)
 
+    @property
+    def coverage(self) -> tuple[int, int]:
+        """(spec actions some window exercises, spec actions): conformance beside how much of the
+        protocol the windows reach (per branch: `specula coverage`)."""
+        with_windows = sum(1 for a in self.actions if a.total)
+        return with_windows, with_windows + len(self.unexercised)
+
     def to_dict(self, include_windows: bool = False) -> dict[str, Any]:
         d: dict[str, Any] = {
             "schema": SCHEMA,
@@ -180,6 +187,7 @@ class ConformanceResult:
             "causes": [c.to_dict() for c in self.causes],
             "actions_without_windows": self.no_windows,
             "unexercised_actions": self.unexercised,
+            "coverage": {"actions_with_windows": self.coverage[0], "spec_actions": self.coverage[1]},
             "choices": self.choices,
             "issues": [i.to_dict() for i in self.issues],
             "traces": [t.to_dict() for t in self.traces],
@@ -193,7 +201,8 @@ class ConformanceResult:
         """Compact, actionable text for the agent: score, per-action rows, grouped causes."""
         out = [
             f"conformance: score {self.score:.3f} (actions with all windows passing), "
-            f"{self.passed}/{self.total} windows pass"
+            f"{self.passed}/{self.total} windows pass; coverage: {self.coverage[0]} of {self.coverage[1]} spec "
+            f"actions have windows"
         ]
         for a in self.actions:
             mark = "ok" if a.leaderboard else "FAIL"
