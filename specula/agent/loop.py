@@ -4,6 +4,11 @@ Stop conditions are exceptions (``Converged``, ``Finished``, ``BudgetExceeded``,
 ``KeyboardInterrupt``). After every model call and every tool call the message is appended to
 transcript.jsonl and state.json is rewritten, in a ``finally``, so a run stopped at any point is
 resumable (``Agent.resume``). The best-scoring spec version, not the last, goes to final/.
+
+Faces other than the batch loop steer it through a ``Steering`` (``specula session``: pause,
+guidance at the next turn, approve or reject each call) and make calls of their own with
+``Agent.perform`` (a person at the workbench, an external agent over MCP): such a call is
+recorded as an assistant turn and its result, so the run stays one conversation any face resumes.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from specula.agent.ledger import Budget, Ledger
 from specula.agent.messages import FORMAT_VERSION, Message, ToolCall
@@ -20,7 +25,7 @@ from specula.agent.providers.base import Provider
 from specula.agent.tools import Finish, Session, ToolError, Toolbox, clip
 from specula.errors import BudgetExceeded, ProviderError, SpeculaError
 
-__all__ = ["Agent", "Outcome", "Converged", "Finished", "initial_prompt", "compact"]
+__all__ = ["Agent", "Outcome", "Converged", "Finished", "Halted", "Steering", "initial_prompt", "compact"]
 
 CONTEXT_CHARS = 160_000  # ~40k tokens of history before old tool results and spec texts are elided
 KEEP_RECENT = 12  # messages always sent in full
@@ -37,6 +42,22 @@ class Converged(Stop):
 
 class Finished(Stop):
     status = "finished"
+
+
+class Halted(Stop):
+    """Stopped by the person steering the run; resumable."""
+
+    status = "interrupted"
+
+
+class Steering(Protocol):
+    """Hooks a face gives the loop. ``before_turn`` runs before each model call (it may block
+    while paused, add messages with ``agent.guide``, or raise ``Halted``); ``review`` sees each
+    tool call before it runs and returns None to run it or a reason to reject it."""
+
+    def before_turn(self, agent: "Agent") -> None: ...
+
+    def review(self, call: ToolCall) -> str | None: ...
 
 
 @dataclass
@@ -60,7 +81,7 @@ class Outcome:
 
 @dataclass
 class Agent:
-    provider: Provider
+    provider: Provider | None  # None: driven by hand or by an external agent (``perform``)
     toolbox: Toolbox
     budget: Budget
     ledger: Ledger
@@ -70,6 +91,7 @@ class Agent:
     elapsed: float = 0.0  # wall seconds used by earlier sessions of this run
     status: str = "new"
     on_event: Callable[[dict[str, Any]], None] | None = None
+    steer: Steering | None = None
 
     @property
     def session(self) -> Session:
@@ -78,9 +100,13 @@ class Agent:
     def run(self) -> Outcome:
         if self.status in ("converged", "finished"):
             return self._outcome(self.status, "the run had already ended")
+        if self.provider is None:
+            return self._outcome(self.status, "no model to run (a manual or external-agent run)")
         started, status, reason = time.monotonic(), "error", ""
         try:
             while True:
+                if self.steer is not None:
+                    self.steer.before_turn(self)
                 self.budget.check(self.ledger, self.iterations, self.elapsed + time.monotonic() - started)
                 self._step()
         except Stop as stop:
@@ -103,10 +129,16 @@ class Agent:
         return self._outcome(status, reason)
 
     def _step(self) -> None:
+        if self.provider is None:
+            raise Halted("no model: this run is driven by hand or by an external agent")
         t0 = time.monotonic()
+        on_delta = None
+        if self.on_event is not None:
+            sink = self.on_event
+            on_delta = lambda d: sink({"event": "delta", **d})  # noqa: E731  (live views only, not saved)
         try:
             reply = self.provider.complete(self.system, compact(self.messages), self.toolbox.specs,
-                                           max_tokens=MAX_REPLY_TOKENS)
+                                           max_tokens=MAX_REPLY_TOKENS, on_delta=on_delta)
         finally:
             self._save()
         self.iterations += 1
@@ -118,22 +150,53 @@ class Agent:
             self._append(Message("user", render("nudge_cut.md" if cut else "nudge.md")))
             return
         for call in reply.tool_calls:
-            self._event({"event": "tool_call", "name": call.name, "id": call.id})
-            try:
-                text, is_error = self.toolbox.call(call)
-            except Finish as done:
-                self._append(Message("tool", "run finished", tool_call_id=call.id, name=call.name))
-                raise Finished(done.summary) from None
-            except SpeculaError as exc:
-                text, is_error = clip(self.toolbox._short_paths(f"error: {exc}")), True
-            except (KeyboardInterrupt, Stop):
-                raise
-            except Exception as exc:  # a bug behind a tool must not end the run silently
-                self._event({"event": "tool_crash", "name": call.name, "traceback": traceback.format_exc()})
-                text, is_error = f"internal error in {call.name}: {type(exc).__name__}: {exc}", True
-            self._append(Message("tool", text, tool_call_id=call.id, name=call.name, is_error=is_error))
-            if self.session.converged:
-                raise Converged(f"all phases pass (spec version {self.session.version})")
+            reason = self.steer.review(call) if self.steer is not None else None
+            if reason is not None:
+                self._event({"event": "rejected", "name": call.name, "id": call.id,
+                             "text": f"rejected {call.name}: {reason}"})
+                self._append(Message("tool", f"not run: the user rejected this call: {reason}",
+                                     tool_call_id=call.id, name=call.name, is_error=True))
+                continue
+            _, _, stop = self._run_call(call, "agent")
+            if stop is not None:
+                raise stop
+
+    def _run_call(self, call: ToolCall, source: str) -> tuple[str, bool, Stop | None]:
+        """Run one tool call and append its result; a ``finish`` or convergence comes back as the Stop."""
+        self._event({"event": "tool_call", "name": call.name, "id": call.id,
+                     **({"source": source} if source != "agent" else {})})
+        try:
+            text, is_error = self.toolbox.call(call)
+        except Finish as done:
+            self._append(Message("tool", "run finished", tool_call_id=call.id, name=call.name))
+            return "run finished", False, Finished(done.summary)
+        except SpeculaError as exc:
+            text, is_error = clip(self.toolbox._short_paths(f"error: {exc}")), True
+        except (KeyboardInterrupt, Stop):
+            raise
+        except Exception as exc:  # a bug behind a tool must not end the run silently
+            self._event({"event": "tool_crash", "name": call.name, "traceback": traceback.format_exc()})
+            text, is_error = f"internal error in {call.name}: {type(exc).__name__}: {exc}", True
+        self._append(Message("tool", text, tool_call_id=call.id, name=call.name, is_error=is_error))
+        if self.session.converged and self.status != "converged":
+            return text, is_error, Converged(f"all phases pass (spec version {self.session.version})")
+        return text, is_error, None
+
+    def perform(self, call: ToolCall, source: str) -> tuple[str, bool]:
+        """A tool call made outside the model loop (``source``: "user" at the workbench, "mcp" for an
+        external agent), recorded as an assistant turn and its result. Reaching convergence or calling
+        ``finish`` ends the run as it would end the loop (final/ written); later calls are still served."""
+        self._append(Message("assistant", "", (call,)), {"source": source})
+        text, is_error, stop = self._run_call(call, source)
+        if stop is not None:
+            self.status = stop.status
+            self._event({"event": "stop", "status": stop.status, "reason": str(stop), "source": source})
+            self._save(final=True)
+        return text, is_error
+
+    def guide(self, text: str) -> None:
+        """A message from the person steering the run, read by the model at its next turn."""
+        self._append(Message("user", text), {"guidance": True})
 
     # -- persistence
     def _append(self, msg: Message, extra: dict[str, Any] | None = None) -> None:
@@ -190,7 +253,7 @@ class Agent:
 
     # -- resume
     @staticmethod
-    def resume(state: dict[str, Any], provider: Provider, toolbox: Toolbox, ledger: Ledger,
+    def resume(state: dict[str, Any], provider: Provider | None, toolbox: Toolbox, ledger: Ledger,
                budget: Budget | None = None, on_event: Callable[[dict[str, Any]], None] | None = None) -> "Agent":
         messages = [Message.from_dict(m) for m in state.get("messages", [])]
         agent = Agent(provider, toolbox, budget or Budget.from_dict(state.get("budget", {})), ledger,

@@ -26,7 +26,7 @@ DEFAULT_BUDGET = Budget(tokens=3_000_000, dollars=10.0, iterations=80, seconds=3
 
 @dataclass
 class RunOptions:
-    model: str = DEFAULT_MODEL
+    model: str | None = DEFAULT_MODEL  # None: no model (a manual workbench, or an external agent over MCP)
     runs_dir: Path = Path("runs")
     budget: Budget | None = None  # None: DEFAULT_BUDGET (start) or the run's own (resume)
     stream: bool = False
@@ -36,6 +36,7 @@ class RunOptions:
     invariant_seconds: float = 60.0
     env: Mapping[str, str] | None = None
     run_id: str | None = None
+    face: str = "model"  # which face started the run: model | session | mcp (recorded in task.yaml)
     on_event: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
 
 
@@ -75,12 +76,13 @@ def _translator(provider: Provider, ledger: Ledger, session: Session):
     return run
 
 
-def _build(task: Task, run: RunDir, provider: Provider, ledger: Ledger, opts: RunOptions) -> Toolbox:
+def _build(task: Task, run: RunDir, provider: Provider | None, ledger: Ledger, opts: RunOptions) -> Toolbox:
     from specula.agent.evaluate import Scoring
 
     session = Session(task, run)
     scoring = Scoring(task, runtime_settings=opts.runtime, invariant_seconds=opts.invariant_seconds,
-                      translate=_translator(provider, ledger, session) if opts.translate_with_model else None)
+                      translate=_translator(provider, ledger, session)
+                      if opts.translate_with_model and provider is not None else None)
     def on_evaluation(ev: Any) -> None:
         if opts.on_event is not None:
             causes = [c.get("action", "") + ": " + c.get("title", "")
@@ -98,30 +100,37 @@ def _build(task: Task, run: RunDir, provider: Provider, ledger: Ledger, opts: Ru
 
 
 def start_run(task: Task, opts: RunOptions) -> Agent:
-    ref = parse_model(opts.model)
-    provider = make_provider(ref, env=opts.env, retry=opts.retry, stream=opts.stream)
-    run = RunDir.create(opts.runs_dir, {**task.to_dict(), "model": str(ref), "budget": (opts.budget or DEFAULT_BUDGET).to_dict()},
-                        run_id=opts.run_id, secrets=provider.secrets())
-    ledger = Ledger(ref.provider, ref.name)
+    """A new run directory and the agent over it; with ``opts.model`` None there is no model and
+    the run is driven by ``Agent.perform`` (the workbench, an MCP client)."""
+    ref = parse_model(opts.model) if opts.model else None
+    provider = make_provider(ref, env=opts.env, retry=opts.retry, stream=opts.stream) if ref else None
+    budget = opts.budget or DEFAULT_BUDGET
+    run = RunDir.create(opts.runs_dir, {**task.to_dict(), "model": str(ref) if ref else None, "face": opts.face,
+                                        "budget": budget.to_dict()},
+                        run_id=opts.run_id, secrets=provider.secrets() if provider else ())
+    ledger = Ledger(ref.provider, ref.name) if ref else Ledger("none", opts.face)
     box = _build(task, run, provider, ledger, opts)
-    agent = Agent(provider, box, opts.budget or DEFAULT_BUDGET, ledger, render("system.md"), on_event=opts.on_event)
+    agent = Agent(provider, box, budget, ledger, render("system.md"), on_event=opts.on_event)
     agent._append(Message("user", initial_prompt(box)))
     return agent
 
 
-def resume_run(ref: str | Path, opts: RunOptions, model: str | None = None) -> Agent:
-    """Continue a stopped run; the model defaults to the run's own."""
+def resume_run(ref: str | Path, opts: RunOptions, model: str | None = None, manual: bool = False) -> Agent:
+    """Continue a stopped run; the model defaults to the run's own (``manual``: no model at all).
+    Token and cost counters continue from usage.json."""
     probe = RunDir.open(ref, opts.runs_dir)
     state = probe.load_state()
     import yaml
 
     asked = yaml.safe_load((probe.path / "task.yaml").read_text(encoding="utf-8")) or {}
-    mref = parse_model(model or asked.get("model") or opts.model)
-    provider = make_provider(mref, env=opts.env, retry=opts.retry, stream=opts.stream)
-    run = RunDir.open(probe.path, secrets=provider.secrets())
+    wanted = None if manual else (model or asked.get("model") or opts.model)
+    mref = parse_model(wanted) if wanted else None
+    provider = make_provider(mref, env=opts.env, retry=opts.retry, stream=opts.stream) if mref else None
+    run = RunDir.open(probe.path, secrets=provider.secrets() if provider else ())
     usage = run.read_json("usage.json") if (run.path / "usage.json").is_file() else None
-    ledger = Ledger.from_dict(usage) if usage else Ledger(mref.provider, mref.name)
-    ledger.provider, ledger.model = mref.provider, mref.name  # earlier calls keep their recorded cost
+    ledger = Ledger.from_dict(usage) if usage else Ledger(mref.provider if mref else "none", mref.name if mref else opts.face)
+    if mref is not None:
+        ledger.provider, ledger.model = mref.provider, mref.name  # earlier calls keep their recorded cost
     task = Task.from_dict(state["task"])
     box = _build(task, run, provider, ledger, opts)
     return Agent.resume(state, provider, box, ledger, opts.budget, opts.on_event)

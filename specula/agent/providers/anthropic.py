@@ -7,7 +7,7 @@ import os
 from typing import Any, Mapping, Sequence
 
 from specula.agent.messages import Message, Reply, ToolCall, ToolSpec, Usage
-from specula.agent.providers.base import RetryPolicy, call_with_retries, classify_status, schema_of
+from specula.agent.providers.base import DeltaFn, RetryPolicy, call_with_retries, classify_status, schema_of
 from specula.errors import ProviderError
 
 __all__ = ["AnthropicProvider"]
@@ -41,7 +41,7 @@ class AnthropicProvider:
         return classify_status(exc, (self._sdk.APITimeoutError, self._sdk.APIConnectionError))
 
     def complete(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec],
-                 max_tokens: int = 8192) -> Reply:
+                 max_tokens: int = 8192, on_delta: DeltaFn | None = None) -> Reply:
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": max_tokens,
@@ -57,6 +57,13 @@ class AnthropicProvider:
         def call():
             if self.stream:
                 with self._client.messages.stream(**kwargs) as s:
+                    if on_delta is not None:
+                        on_delta({"start": True})
+                        for event in s:
+                            if event.type == "text":
+                                on_delta({"text": event.text})
+                            elif event.type == "content_block_start" and event.content_block.type == "tool_use":
+                                on_delta({"tool": event.content_block.name})
                     return s.get_final_message()
             return self._client.messages.create(**kwargs)
 

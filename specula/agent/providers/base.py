@@ -8,9 +8,12 @@ from typing import Any, Callable, Protocol, Sequence, TypeVar
 from specula.agent.messages import Message, Reply, ToolSpec
 from specula.errors import ProviderError
 
-__all__ = ["Provider", "RetryPolicy", "call_with_retries", "Transient"]
+__all__ = ["Provider", "RetryPolicy", "call_with_retries", "Transient", "DeltaFn"]
 
 T = TypeVar("T")
+DeltaFn = Callable[[dict[str, Any]], None]
+"""Receives pieces of a streamed reply as they arrive: ``{"start": True}`` when an attempt begins
+(a retry starts the reply over), ``{"text": "..."}`` for text, ``{"tool": NAME}`` when a tool call begins."""
 
 
 class Provider(Protocol):
@@ -20,8 +23,11 @@ class Provider(Protocol):
     model: str
 
     def complete(
-        self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec], max_tokens: int = 8192
-    ) -> Reply: ...
+        self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec], max_tokens: int = 8192,
+        on_delta: DeltaFn | None = None,
+    ) -> Reply:
+        """``on_delta`` sees the reply as it streams (only when the provider streams)."""
+        ...
 
     def secrets(self) -> list[str]:
         """Values that must never be written anywhere (API keys)."""

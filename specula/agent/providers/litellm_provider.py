@@ -6,7 +6,7 @@ import os
 from typing import Any, Mapping, Sequence
 
 from specula.agent.messages import Message, Reply, ToolSpec
-from specula.agent.providers.base import RetryPolicy, call_with_retries, classify_status, schema_of
+from specula.agent.providers.base import DeltaFn, RetryPolicy, call_with_retries, classify_status, schema_of
 from specula.agent.providers.openai import from_wire, to_wire
 from specula.errors import ProviderError
 
@@ -44,7 +44,8 @@ class LiteLLMProvider:
                                      getattr(self._litellm, "APIConnectionError", ConnectionError)))
 
     def complete(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec],
-                 max_tokens: int = 8192) -> Reply:
+                 max_tokens: int = 8192, on_delta: DeltaFn | None = None) -> Reply:
+        """litellm replies arrive whole (``on_delta`` is not called)."""
         kwargs: dict[str, Any] = {"model": self.model, "messages": to_wire(system, messages), "max_tokens": max_tokens,
                                   "timeout": self.retry.timeout, "num_retries": 0}
         if self.base_url:

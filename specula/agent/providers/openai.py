@@ -7,7 +7,7 @@ import os
 from typing import Any, Mapping, Sequence
 
 from specula.agent.messages import Message, Reply, ToolCall, ToolSpec, Usage
-from specula.agent.providers.base import RetryPolicy, call_with_retries, classify_status, schema_of
+from specula.agent.providers.base import DeltaFn, RetryPolicy, call_with_retries, classify_status, schema_of
 from specula.errors import ProviderError
 
 __all__ = ["OpenAIProvider"]
@@ -43,7 +43,7 @@ class OpenAIProvider:
         return classify_status(exc, (self._sdk.APITimeoutError, self._sdk.APIConnectionError))
 
     def complete(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec],
-                 max_tokens: int = 8192) -> Reply:
+                 max_tokens: int = 8192, on_delta: DeltaFn | None = None) -> Reply:
         kwargs: dict[str, Any] = {"model": self.model, "messages": to_wire(system, messages)}
         if self.provider == "openai":
             kwargs["max_completion_tokens"] = max_tokens
@@ -56,7 +56,7 @@ class OpenAIProvider:
         def call():
             if self.stream:
                 extra = {"stream_options": {"include_usage": True}} if self.provider == "openai" else {}
-                return _collect_stream(self._client.chat.completions.create(stream=True, **extra, **kwargs))
+                return _collect_stream(self._client.chat.completions.create(stream=True, **extra, **kwargs), on_delta)
             return from_wire(self._client.chat.completions.create(**kwargs))
 
         return call_with_retries(call, self.retry, self._classify, f"{self.provider}/{self.model}")
@@ -100,7 +100,9 @@ def from_wire(resp: Any) -> Reply:
                  str(resp.model or ""))
 
 
-def _collect_stream(stream: Any) -> Reply:
+def _collect_stream(stream: Any, on_delta: DeltaFn | None = None) -> Reply:
+    if on_delta is not None:
+        on_delta({"start": True})
     text: list[str] = []
     calls: dict[int, dict[str, str]] = {}
     usage = Usage()
@@ -115,11 +117,15 @@ def _collect_stream(stream: Any) -> Reply:
             if delta is not None:
                 if delta.content:
                     text.append(delta.content)
+                    if on_delta is not None:
+                        on_delta({"text": delta.content})
                 for tc in delta.tool_calls or []:
                     slot = calls.setdefault(tc.index, {"id": "", "name": "", "arguments": ""})
                     if tc.id:
                         slot["id"] = tc.id
                     if tc.function is not None:
+                        if tc.function.name and not slot["name"] and on_delta is not None:
+                            on_delta({"tool": tc.function.name})
                         slot["name"] += tc.function.name or ""
                         slot["arguments"] += tc.function.arguments or ""
             if choice.finish_reason:
