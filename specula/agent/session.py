@@ -37,6 +37,7 @@ class RunOptions:
     env: Mapping[str, str] | None = None
     run_id: str | None = None
     face: str = "model"  # which face started the run: model | session | mcp (recorded in task.yaml)
+    toolbox: type[Toolbox] = Toolbox  # the faces' WorkspaceToolbox adds model checking and validation
     on_event: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
 
 
@@ -96,7 +97,7 @@ def _build(task: Task, run: RunDir, provider: Provider | None, ledger: Ledger, o
                            "skipped": {p: ps.skipped for p, ps in ev.card.phases.items() if ps.skipped},
                            "causes": causes, "converged": session.converged})
 
-    return Toolbox(session, scoring, on_evaluation)
+    return opts.toolbox(session, scoring, on_evaluation)
 
 
 def start_run(task: Task, opts: RunOptions) -> Agent:

@@ -97,14 +97,23 @@ class Toolbox:
         self._on_evaluation = on_evaluation
         self._index: Any = None
 
+    registry: tuple[Tool, ...] = ()  # TOOLS; a subclass that declares more tools has its own
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.registry = collect(cls)
+
     @property
     def specs(self) -> list[ToolSpec]:
-        return list(TOOL_SPECS)
+        return [t.spec for t in self.registry]
+
+    def _tool(self, name: str) -> Tool | None:
+        return next((t for t in self.registry if t.name == name), None)
 
     # -- dispatch
     def call(self, call: ToolCall) -> tuple[str, bool]:
         """Run one call from the model; return (result text, is_error). Raises Finish."""
-        t = _BY_NAME.get(call.name)
+        t = self._tool(call.name)
         if t is not None and call.error:
             hint = (" The reply was probably cut at the output token limit: send smaller pieces "
                     "(a short write_spec, then edit_definition)." if len(call.raw) > 2000 else "")
@@ -117,9 +126,9 @@ class Toolbox:
     def invoke(self, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
         """Run tool ``name`` with ``arguments`` (a JSON object); return (result text, is_error).
         A bad request is an error result, never an exception; ``finish`` raises ``Finish``."""
-        t = _BY_NAME.get(name)
+        t = self._tool(name)
         if t is None:
-            return f"error: unknown tool {name!r}; tools: {', '.join(_BY_NAME)}", True
+            return f"error: unknown tool {name!r}; tools: {', '.join(x.name for x in self.registry)}", True
         try:
             text = t.fn(self, **t.bind(arguments))
             return clip(self._short_paths(text)), False
@@ -559,6 +568,7 @@ TOOLS: tuple[Tool, ...] = collect(Toolbox)
 """Every tool, in the order the model sees them."""
 TOOL_SPECS: tuple[ToolSpec, ...] = tuple(t.spec for t in TOOLS)
 _BY_NAME: dict[str, Tool] = {t.name: t for t in TOOLS}
+Toolbox.registry = TOOLS
 
 
 def tool_named(name: str) -> Tool:

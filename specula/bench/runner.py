@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 from specula.bench.results import ResultStore, RunRecord
 from specula.bench.tasks import Task
 
-__all__ = ["BenchPlan", "run_bench", "run_id_for", "entry_for"]
+__all__ = ["BenchPlan", "run_bench", "run_id_for", "entry_for", "record_of_run"]
 
 PHASES = ("syntax", "runtime", "conformance", "invariants")
 
@@ -52,6 +52,17 @@ def run_id_for(entry: str, task: str, run: int) -> str:
 
 
 def _record(plan: BenchPlan, entry: str, task: Task, run: int, outcome: Any, run_dir: Path) -> RunRecord:
+    budget = plan.budget.to_dict() if plan.budget is not None and hasattr(plan.budget, "to_dict") else {}
+    return record_of_run(entry, task.name, task.spec_module, run, run_dir, plan.model, budget,
+                         getattr(outcome, "cost", None), getattr(outcome, "tokens", None),
+                         getattr(outcome, "status", ""), getattr(outcome, "reason", None))
+
+
+def record_of_run(entry: str, task: str, module: str, run: int, run_dir: Path, model: str | None,
+                  budget: dict[str, Any], cost: float | None, tokens: int | None, status: str,
+                  reason: str | None) -> RunRecord:
+    """The results-store record of a finished run directory: the scores of its best scorecard
+    (final/scorecard.json) — whichever face ran it (``specula model``, ``session``, ``mcp``)."""
     card_path = run_dir / "final" / "scorecard.json"
     scores = {p: 0.0 for p in PHASES}
     overall = 0.0
@@ -59,11 +70,10 @@ def _record(plan: BenchPlan, entry: str, task: Task, run: int, outcome: Any, run
         card = json.loads(card_path.read_text(encoding="utf-8"))
         scores = {p: float(card.get("scores", {}).get(p, 0.0)) for p in PHASES}
         overall = float(card.get("overall", 0.0))
-    spec = run_dir / "final" / f"{task.spec_module}.tla"
-    budget = plan.budget.to_dict() if plan.budget is not None and hasattr(plan.budget, "to_dict") else {}
+    spec = run_dir / "final" / f"{module}.tla"
     return RunRecord(
         entry=entry,
-        task=task.name,
+        task=task,
         run=run,
         overall=overall,
         scores=scores,
@@ -71,11 +81,11 @@ def _record(plan: BenchPlan, entry: str, task: Task, run: int, outcome: Any, run
         spec=str(spec) if spec.is_file() else None,
         scorecard=str(card_path) if card_path.is_file() else None,
         run_dir=str(run_dir),
-        model=plan.model,
+        model=model,
         budget=budget,
-        cost_usd=getattr(outcome, "cost", None),
-        tokens=getattr(outcome, "tokens", None),
-        error=None if getattr(outcome, "status", "") in ("converged", "finished", "budget") else getattr(outcome, "reason", None),
+        cost_usd=cost,
+        tokens=tokens,
+        error=None if status in ("converged", "finished", "budget") else reason,
     )
 
 
