@@ -28,6 +28,9 @@ from specula.cli import code as _code  # noqa: E402,F401
 from specula.cli import init as _init  # noqa: E402,F401
 from specula.cli import model as _model  # noqa: E402,F401
 from specula.cli import bench as _bench  # noqa: E402,F401
+from specula.cli import session as _session  # noqa: E402,F401
+from specula.cli import mcp as _mcp  # noqa: E402,F401
+from specula.cli import runs as _runs  # noqa: E402,F401
 
 __all__ = ["app", "main"]
 

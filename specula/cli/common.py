@@ -41,3 +41,11 @@ def output_file(path: Optional[Path], flag: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{flag}: cannot create the folder: {exc.strerror or exc}", str(path)) from None
+
+
+def quick_runtime() -> tuple[object, float]:
+    """``--quick``: (runtime settings, invariant seconds) for faster, smaller checks while iterating;
+    bounded by counts, the time limits only guard against hangs (a busy machine keeps coverage)."""
+    from specula.phases import RuntimeSettings
+
+    return RuntimeSettings(check_seconds=30, runs=4, traces_per_run=20, depth=30, run_seconds=30), 30.0

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import JsonOpt, RunsDirOpt, SysMoBenchOpt, console, print_json
+from specula.cli.common import JsonOpt, RunsDirOpt, SysMoBenchOpt, console, print_json, quick_runtime
 
 @app.command("model")
 def model_cmd(
@@ -27,7 +27,7 @@ def model_cmd(
     module: Optional[str] = typer.Option(None, "--module", help="TLA+ module name (required for a bare repository)."),
     action: Optional[list[str]] = typer.Option(None, "--action", help="Required action names (default: the task's)."),
     runs_dir: Path = RunsDirOpt,
-    stream: bool = typer.Option(False, "--stream", help="Stream model replies."),
+    stream: bool = typer.Option(False, "--stream", help="Stream model replies (the live view shows the text as it comes)."),
     retries: int = typer.Option(6, "--retries", min=1, help="Attempts per model request (429/5xx/timeouts)."),
     quick: bool = typer.Option(False, "--quick", help="Faster, smaller runtime checks while iterating."),
     no_translate: bool = typer.Option(False, "--no-translate", help="Translate invariant templates without the model."),
@@ -43,20 +43,16 @@ def model_cmd(
 
     if not target and not resume:
         raise InputError("give a task or repository to model, or --resume RUN")
-    from specula.agent.liveview import ModelView
-
-    view = ModelView(model or DEFAULT_MODEL)
+    from specula.agent.liveview import LiveState, LiveView
     from specula.agent.providers import RetryPolicy
+
+    view = LiveView(LiveState(model or DEFAULT_MODEL))
 
     opts = RunOptions(model=model or DEFAULT_MODEL, runs_dir=runs_dir, stream=stream,
                       retry=RetryPolicy(attempts=retries, initial=0.2 if retries <= 2 else 1.0),
                       translate_with_model=not no_translate, on_event=view.on_event)
     if quick:
-        from specula.phases import RuntimeSettings
-
-        # bounded by counts; the time limits only guard against hangs (a busy machine keeps coverage)
-        opts.runtime = RuntimeSettings(check_seconds=30, runs=4, traces_per_run=20, depth=30, run_seconds=30)
-        opts.invariant_seconds = 30
+        opts.runtime, opts.invariant_seconds = quick_runtime()
     if resume:
         opts.budget = parse_budget(budget) if budget else None
         agent = resume_run(resume, opts, model=model)
@@ -85,6 +81,8 @@ def model_cmd(
     else:
         from rich.live import Live
 
+        # counters continue the run's own (a resumed run does not start again at 0 tokens, $0)
+        view.state = LiveState.of(agent, str(agent.provider.model) if agent.provider else view.state.model)
         con = console()
         with Live(view, console=con, refresh_per_second=4, transient=False):
             outcome = agent.run()

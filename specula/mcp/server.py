@@ -71,7 +71,7 @@ class Workspace:
                 out["scores"] = {p: last.score(p) for p in last.ran}
                 out["overall"] = last.overall if len(last.ran) == 4 else None
             if self.log is not None:
-                self.log(f"{name}: {'error: ' if is_error else ''}{_first_line(text)}")
+                self.log(f"{name}: {_first_line(text)}")
             return out
 
     def close(self, reason: str = "the MCP client disconnected") -> None:
@@ -133,12 +133,25 @@ def build_server(ws: Workspace, instructions: str = "") -> Any:
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
+def _interrupt_on_sigterm() -> None:
+    """A client (or uvicorn, which re-raises the signal it caught) ending the server with SIGTERM
+    still lets the run be finalized: the signal becomes a KeyboardInterrupt."""
+    import signal
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
+
+
 def serve_stdio(ws: Workspace, instructions: str = "") -> None:
     """Serve on stdin/stdout until the client closes them; then finalize the run."""
     import anyio
     from mcp.server.stdio import stdio_server
 
     server = build_server(ws, instructions)
+    _interrupt_on_sigterm()
 
     async def main() -> None:
         async with stdio_server() as (read, write):
@@ -167,6 +180,7 @@ def serve_http(ws: Workspace, host: str, port: int, instructions: str = "") -> N
     app = server.streamable_http_app(host=host)
     if ws.log is not None:
         ws.log(f"serving MCP at http://{host}:{port}/mcp (run {ws.agent.session.run.path})")
+    _interrupt_on_sigterm()
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:

@@ -18,8 +18,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Input, RichLog, Static, TabbedContent, TabPane, TextArea
 
 from specula.errors import SpeculaError
-from specula.runs.live import LiveState, compact_args
-from specula.runs.render import spec_diff
+from specula.agent.liveview import LiveState, compact_args
+from specula.timeline.render import spec_diff
 from specula.session.controller import COMMANDS, Controller, parse_command
 
 __all__ = ["SessionApp"]
