@@ -112,5 +112,8 @@ class Scoring:
         card.meta["windows"] = len(data.windows) if data.windows is not None else None
         card.meta["invariants_translated"] = [d.name for d in defs]
         card.meta["invariants_untranslated"] = [t.name for t in untranslated]
-        ran = PHASES if not only else tuple(p for p in PHASES if p in card.phases)
+        # earlier phases run too (they gate later ones); a later phase's placeholder row (phase 4's
+        # "no invariant templates" when invariants were not asked for) is not a phase that ran
+        last = max(PHASES.index(p) for p in only) if only else len(PHASES) - 1
+        ran = tuple(p for p in PHASES[: last + 1] if p in card.phases)
         return Evaluation(card, ran)
