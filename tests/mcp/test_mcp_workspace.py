@@ -1,0 +1,52 @@
+"""A `specula mcp` workspace over a bare repository plus a spec (no task file), through the SDK's
+in-process client: the spec is version 1, file access stays inside the repository."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import anyio
+
+from specula.agent.task import load_task
+from specula.mcp import build_server, open_workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEM = ROOT / "benchmarks" / "systems" / "spinlock"
+
+
+def test_repository_plus_spec(tmp_path):
+    from mcp import Client
+
+    repo = tmp_path / "lock"
+    repo.mkdir()
+    for f in ("spinlock.c", "spinlock.h"):
+        shutil.copy(SYSTEM / f, repo / f)
+    spec = tmp_path / "spin.tla"
+    spec.write_text(re.sub(r"MODULE \w+", "MODULE spin", (SYSTEM / "ref" / "spin.tla").read_text(), count=1))
+    (tmp_path / "spin.cfg").write_text((SYSTEM / "ref" / "spin.cfg").read_text())
+    (tmp_path / "secret.txt").write_text("outside the workspace")
+    task = load_task(str(repo), module="spin", actions=["AcquireLock", "ReleaseLock"])
+    ws, instructions = open_workspace(task, runs_dir=tmp_path / "runs", spec=spec)
+    seen: dict = {}
+
+    async def main() -> None:
+        async with Client(build_server(ws, instructions)) as client:
+            seen["spec"] = await client.call_tool("read_spec", {"name": "AcquireLock"})
+            seen["outside"] = await client.call_tool("read_file", {"path": "../secret.txt"})
+            seen["code"] = await client.call_tool("code_search", {"pattern": "atomic_compare_exchange"})
+            seen["phase"] = await client.call_tool("run_phase", {"phase": "1"})
+            seen["unknown"] = await client.call_tool("no_such_tool", {})
+
+    anyio.run(main)
+    ws.close()
+    assert "MODULE spin" not in instructions and "spin" in instructions
+    assert 'pc[t] \\in {"idle", "spinning"}' in seen["spec"].content[0].text
+    assert seen["outside"].is_error and "outside the workspace" not in seen["outside"].content[0].text
+    assert "spinlock.c:" in seen["code"].content[0].text
+    assert seen["phase"].structured_content["scores"] == {"syntax": 1.0}
+    assert seen["unknown"].is_error and "unknown tool 'no_such_tool'" in seen["unknown"].content[0].text
+    run = ws.agent.session.run.path
+    assert (run / "spec" / "001" / "spin.tla").read_text() == spec.read_text()
+    assert not (tmp_path / "results.jsonl").exists()  # no results store asked for
