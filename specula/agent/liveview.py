@@ -44,6 +44,7 @@ class LiveState:
     causes: list[str] = field(default_factory=list)
     status: str = "running"
     streaming: str = ""  # the reply being streamed right now
+    streamed: int = 0  # characters received as deltas so far
     log: deque = field(default_factory=lambda: deque(maxlen=400))  # (kind, text)
 
     @staticmethod
@@ -76,6 +77,7 @@ class LiveState:
                 self.streaming = ""
             if e.get("text"):
                 self.streaming += e["text"]
+                self.streamed += len(e["text"])
             if e.get("tool"):
                 self.streaming += f"\n→ {e['tool']} …"
         elif kind == "message" and msg.get("role") == "assistant":

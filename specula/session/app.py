@@ -41,7 +41,8 @@ class SessionApp(App[None]):
     #left { width: 45%; }
     #log { height: 1fr; border: round $primary; }
     #right { width: 55%; }
-    #status { height: auto; max-height: 4; background: $boost; padding: 0 1; }
+    #status { height: auto; max-height: 3; background: $boost; padding: 0 1; }
+    #stream { height: auto; max-height: 6; color: $text-muted; padding: 0 1; }
     #cmd { dock: bottom; }
     #editor { height: 1fr; }
     .pane-scroll { height: 1fr; }
@@ -67,6 +68,7 @@ class SessionApp(App[None]):
         with Horizontal():
             with Vertical(id="left"):
                 yield RichLog(id="log", wrap=True, markup=False, highlight=False)
+                yield Static(id="stream")
             with TabbedContent(id="right"):
                 with TabPane("Spec", id="tab-spec"):
                     with VerticalScroll(classes="pane-scroll"):
@@ -158,8 +160,9 @@ class SessionApp(App[None]):
         pend = f"   waiting for approval: {c.pending.call.name}" if c.pending is not None else ""
         conf = "   confirm mode" if c.confirm else ""
         self.query_one("#status", Static).update(
-            f"{state}{conf}{pend}\nspec v{c.agent.session.version}   {s.budget_line()}"
-            + (f"\n… {s.streaming.splitlines()[-1][:150]}" if s.streaming.strip() else ""))
+            f"{state}{conf}{pend}\nspec v{c.agent.session.version}   {s.budget_line()}")
+        # the reply being streamed, as it arrives (the log gets it whole when it is complete)
+        self.query_one("#stream", Static).update(Text("\n".join(s.streaming.strip().splitlines()[-5:]), style="italic"))
 
     def refresh_all(self) -> None:
         self._status()

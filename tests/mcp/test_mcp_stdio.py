@@ -140,7 +140,7 @@ def call(name: str, args: dict) -> dict:
             "usage": {"input": 1000, "output": 100}}
 
 
-def test_an_external_agent_reaches_conformance_through_mcp(tmp_path):
+def test_an_external_agent_reaches_conformance_through_mcp(tmp_path, capsys):
     script = [
         call("code_map", {"focus": "lock try_lock unlock"}),
         call("write_spec", {"tla": DRAFT, "cfg": CFG}),
@@ -168,7 +168,10 @@ def test_an_external_agent_reaches_conformance_through_mcp(tmp_path):
     # a leaderboard entry beside built-in runs
     from specula.cli import main
 
+    capsys.readouterr()
     assert main(["leaderboard", "--results", str(tmp_path / "results.jsonl"), "--task", "spinlock", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [(r["entry"], r["overall"], r["runs"]) for r in rows] == [("mcp/test-agent", 1.0, 1)]
 
 
 @pytest.mark.parametrize("flag", ["--http"])

@@ -138,7 +138,8 @@ def test_agent_inside_rejected_edit_guidance_convergence(tmp_path):
     assert all("rejected" not in json.dumps(m) for m in requests[2]["messages"])
     log = "\n".join(app.messages)
     assert "the agent wants to edit_definition" in log and "agent: converged" in log
-    assert any(line.startswith("I will call") for line in log.splitlines())  # the model's text, streamed
+    assert any(line.startswith("I will call") for line in log.splitlines())  # the model's text
+    assert app.live.streamed >= len("I will call write_spec.") * 5  # it arrived streamed, piece by piece
     run = ctl.agent.session.run.path
     kinds = [e["event"] for e in events(run)]
     assert "rejected" in kinds
