@@ -43,9 +43,9 @@ def _first_line(text: str, limit: int = 90) -> str:
 def render_list(runs: list[RunSummary]) -> str:
     if not runs:
         return "no runs"
-    rows = [("run", "task", "model", "status", "versions", "best", "tokens", "cost")]
+    rows = [("run", "task", "face", "model", "status", "versions", "best", "tokens", "cost")]
     for r in runs:
-        rows.append((r.run, r.task, r.model or "-", r.status, str(r.versions), _fmt(r.best), f"{r.tokens:,}",
+        rows.append((r.run, r.task, r.face, r.model or "-", r.status, str(r.versions), _fmt(r.best), f"{r.tokens:,}",
                      f"${r.cost:.4f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
@@ -53,7 +53,7 @@ def render_list(runs: list[RunSummary]) -> str:
 
 def render_text(tl: Timeline) -> str:
     best = tl.best()
-    lines = [f"run {tl.run}: task {tl.task}, model {tl.model or '(none: manual or external agent)'}",
+    lines = [f"run {tl.run}: task {tl.task}, {tl.face}, model {tl.model or '(none: manual or external agent)'}",
              f"status: {tl.status}" + (f" — {tl.reason}" if tl.reason else ""),
              f"from {_when(tl.started)} to {_when(tl.ended)}; {len(tl.calls)} model calls, {tl.tokens:,} tokens, "
              f"${tl.cost:.4f}; {len(tl.tools)} tool calls",

@@ -84,6 +84,7 @@ class Timeline:
     tools: list[ToolUse] = field(default_factory=list)
     notes: list[tuple[float, str]] = field(default_factory=list)  # resumes, guidance, rejections, reverts
     bad_lines: list[int] = field(default_factory=list)
+    face: str = "model"  # the face that started the run: model | session | mcp
 
     @property
     def tokens(self) -> int:
@@ -116,7 +117,7 @@ class Timeline:
         best = self.best()
         return {
             "schema": "specula.timeline/1", "run": self.run, "path": str(self.path), "task": self.task,
-            "module": self.module, "model": self.model, "status": self.status, "reason": self.reason,
+            "module": self.module, "model": self.model, "face": self.face, "status": self.status, "reason": self.reason,
             "started": self.started, "ended": self.ended, "tokens": self.tokens, "cost_usd": round(self.cost, 6),
             "best": None if best is None else {"scorecard": best.n, "version": best.version, "overall": best.overall},
             "versions": [{"n": v.n, "how": v.how, "t": v.t, "source": v.source, "lines": len(v.tla.splitlines())}
@@ -187,11 +188,13 @@ def load_timeline(ref: str | Path, runs_dir: Path | None = None) -> Timeline:
     module = str(asked.get("module") or "")
     bad: list[int] = []
     tl = Timeline(run=path.name, path=path, task=str(asked.get("name") or path.name), module=module,
-                  model=asked.get("model"), status="running", reason="", started=None, ended=None, bad_lines=bad)
+                  model=asked.get("model"), status="running", reason="", started=None, ended=None, bad_lines=bad,
+                  face=str(asked.get("face") or "model"))
     usage = _read_json(path / "usage.json") or {}
     per_call = list(usage.get("per_call") or [])
     args_by_id: dict[str, dict[str, Any]] = {}
     tool_by_id: dict[str, ToolUse] = {}
+    source = "agent"  # who made the latest tool call (a spec version is that call's)
     for e in _events(path / "transcript.jsonl", bad):
         kind, t = e.get("event"), float(e.get("t") or 0.0)
         if tl.started is None:
@@ -210,8 +213,9 @@ def load_timeline(ref: str | Path, runs_dir: Path | None = None) -> Timeline:
                                   per_call, e.get("reply") or "", []))
         elif kind == "tool_call":
             cid = str(e.get("id") or f"call-{len(tl.tools) + 1}")
+            source = str(e.get("source") or "agent")
             use = ToolUse(cid, str(e.get("name") or "?"), t, dict(e.get("arguments") or args_by_id.get(cid) or {}),
-                          source=str(e.get("source") or "agent"))
+                          source=source)
             tl.tools.append(use)
             tool_by_id[cid] = use
         elif kind == "message" and msg.get("role") == "tool":
@@ -225,7 +229,7 @@ def load_timeline(ref: str | Path, runs_dir: Path | None = None) -> Timeline:
             rel = e.get("path") or f"spec/{n:03d}/{module}.tla"
             tla = _read(path / rel)
             cfg = _read((path / rel).with_suffix(".cfg"))
-            tl.versions.append(Version(n, str(e.get("how") or ""), t, tla, cfg, str(e.get("source") or "agent")))
+            tl.versions.append(Version(n, str(e.get("how") or ""), t, tla, cfg, str(e.get("source") or source)))
         elif kind == "evaluation":
             n = int(e.get("n") or 0)
             card = _read_json(path / f"scorecard-{n}.json") or {}
@@ -266,6 +270,7 @@ class RunSummary:
     run: str
     path: Path
     task: str
+    face: str
     model: str | None
     status: str
     started: float | None
@@ -289,7 +294,7 @@ def list_runs(runs_dir: Path) -> list[RunSummary]:
             continue
         tl = load_timeline(d)
         best = tl.best()
-        out.append(RunSummary(tl.run, d, tl.task, tl.model, tl.status, tl.started, len(tl.versions),
+        out.append(RunSummary(tl.run, d, tl.task, tl.face, tl.model, tl.status, tl.started, len(tl.versions),
                               best.overall if best else None, tl.tokens, tl.cost))
     out.sort(key=lambda r: (r.started or 0.0, r.run))
     return out

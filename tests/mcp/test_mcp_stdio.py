@@ -41,6 +41,19 @@ def server_params(tmp_path: Path, *extra: str):
         env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=str(tmp_path))
 
 
+def cli(argv: list[str]) -> tuple[int, str]:
+    """`specula ARGV` in-process, its stdout captured (the stdio client needs the real stderr)."""
+    import contextlib
+    import io
+
+    from specula.cli import main
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        rc = main(argv)
+    return rc, buf.getvalue()
+
+
 def only_run(tmp_path: Path) -> Path:
     runs = [p for p in (tmp_path / "runs").iterdir() if p.is_dir()]
     assert len(runs) == 1, runs
@@ -140,7 +153,7 @@ def call(name: str, args: dict) -> dict:
             "usage": {"input": 1000, "output": 100}}
 
 
-def test_an_external_agent_reaches_conformance_through_mcp(tmp_path, capsys):
+def test_an_external_agent_reaches_conformance_through_mcp(tmp_path):
     script = [
         call("code_map", {"focus": "lock try_lock unlock"}),
         call("write_spec", {"tla": DRAFT, "cfg": CFG}),
@@ -166,12 +179,17 @@ def test_an_external_agent_reaches_conformance_through_mcp(tmp_path, capsys):
     state = json.loads((run / "state.json").read_text())
     assert state["status"] == "converged"
     # a leaderboard entry beside built-in runs
-    from specula.cli import main
-
-    capsys.readouterr()
-    assert main(["leaderboard", "--results", str(tmp_path / "results.jsonl"), "--task", "spinlock", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["rows"]
+    rc, out = cli(["leaderboard", "--results", str(tmp_path / "results.jsonl"), "--task", "spinlock", "--json"])
+    assert rc == 0
+    rows = json.loads(out)["rows"]
     assert [(r["entry"], r["overall"], r["runs"]) for r in rows] == [("mcp/test-agent", 1.0, 1)]
+    # and its timeline reads like any other run's
+    rc, out = cli(["runs", "show", str(run), "--json"])
+    assert rc == 0
+    tl = json.loads(out)
+    assert tl["face"] == "mcp" and tl["model"] is None and tl["status"] == "converged"
+    assert [(v["n"], v["source"]) for v in tl["versions"]] == [(1, "mcp"), (2, "mcp")]
+    assert [t["name"] for t in tl["tools"]] == [s["tool_calls"][0]["name"] for s in script[:-1]]
 
 
 @pytest.mark.parametrize("flag", ["--http"])

@@ -38,6 +38,7 @@ async def until(pilot, cond, seconds: float = 120.0) -> None:
 
 
 async def command(app, pilot, text: str) -> None:
+    app.query_one("#cmd").focus()
     app.query_one("#cmd").value = text
     await pilot.press("enter")
     await pilot.pause(0.05)
@@ -62,6 +63,11 @@ def test_fix_a_mutant_by_hand(tmp_path):
             await until(pilot, lambda: ctl.agent.session.evaluations == 1 and idle(app))
             assert "AcquireLock" in str(app.query_one("#card").render()) or True  # rendered below, by text
             await command(app, pilot, "frobnicate")  # an unknown command is a message, not a crash
+            app.query_one("#right").active = "tab-windows"  # browse the failing windows
+            await pilot.pause(0.2)
+            app.query_one("#windows").focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: "failing window 1 of 19" in str(app.query_one("#window-detail").render()), 20)
             await command(app, pilot, ONE_LINE_FIX)
             await until(pilot, lambda: ctl.agent.session.version == 2 and idle(app))
             await command(app, pilot, "run all")
