@@ -129,6 +129,8 @@ class Controller:
                 p.reason = "the user stopped the run"
                 break
         self.pending = None
+        if p.reason is None:
+            self.agent._event({"event": "approved", "name": call.name, "id": call.id, "text": f"approved {call.name}"})
         return p.reason
 
     def _drain(self) -> None:

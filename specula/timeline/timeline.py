@@ -242,7 +242,7 @@ def load_timeline(ref: str | Path, runs_dir: Path | None = None) -> Timeline:
         elif kind == "resume":
             tl.status, tl.reason = "running", ""
             tl.notes.append((t, f"resumed (was {e.get('status')}, {e.get('iterations')} model calls)"))
-        elif kind in ("note", "rejected", "revert", "budget"):
+        elif kind in ("note", "approved", "rejected", "revert", "budget"):
             tl.notes.append((t, str(e.get("text") or kind)))
     return tl
 
