@@ -222,8 +222,9 @@ class _ModuleNames:
             if want:
                 got = self._operator_arity(a, env)
                 if got is not None and got != want:
+                    what = "an expression is given" if got == 0 else f"this one takes {got}"
                     self.error("E302", f"argument {i + 1} of '{node.name}' must be an operator with {want} "
-                               f"argument(s), but this one takes {got}", a)
+                               f"argument(s), but {what}", a)
 
     def _operator_arity(self, a: ast.Node, env: Env) -> int | None:
         """Arity of an operator passed as an argument (None when unknown)."""
@@ -237,7 +238,12 @@ class _ModuleNames:
                 return d.arity
             if a.name in BUILTIN_OPS and BUILTIN_OPS[a.name] != VARIADIC:
                 return BUILTIN_OPS[a.name]
-        return None
+            if d is not None and d.kind in ("variable", "func"):
+                return 0
+            return None
+        if isinstance(a, ast.OpApp) and (a.prefix or not a.args):
+            return None  # I!Op (an instance's operator) or a name: resolved elsewhere
+        return 0  # an expression (a number, an application, a set...) where an operator is required
 
     def _op_param_arities(self, node: ast.OpApp, env: Env) -> list[int] | None:
         """Arity of each parameter of the applied operator (an argument may be an operator only
