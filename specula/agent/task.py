@@ -76,6 +76,7 @@ def from_bench(bt: Any, repo: Path | None = None) -> Task:
                 required_actions=list(bt.target_actions), traces=[Path(t).resolve() for t in traces],
                 mapping=Path(bt.mapping).resolve() if bt.mapping else None,
                 invariants=Path(inv).resolve() if inv else None, hidden=[Path(h).resolve() for h in hidden],
+                focus=str((getattr(bt, "fields", None) or {}).get("focus") or ""),  # `specula init --focus`
                 task_file=(base / "task.yaml") if (base / "task.yaml").is_file() else None)
 
 

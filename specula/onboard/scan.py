@@ -60,6 +60,7 @@ _MSG_NAMES = {"App": "HandleAppendEntries", "AppResp": "HandleAppendEntriesRespo
               "HeartbeatResp": "HandleHeartbeatResponse", "Snap": "HandleSnapshot", "Hup": "ElectionTimeout",
               "Beat": "SendHeartbeat", "TimeoutNow": "HandleTimeoutNow", "TransferLeader": "HandleTransferLeader",
               "ReadIndex": "HandleReadIndex", "ReadIndexResp": "HandleReadIndexResponse"}
+_GENERIC = frozenset({"run", "process", "handle", "apply", "execute", "call", "step", "loop", "work", "tick"})
 _NOT_ACTIONS = frozenset({"is", "has", "get", "can", "should", "to", "string", "equals", "hash", "new", "init",
                           "test", "main", "close", "dump", "print", "format", "parse", "len", "size", "observe"})
 
@@ -292,15 +293,20 @@ def _state(index: RepoIndex, actions: list[ProposedAction], focus: Focus, opts: 
     for q, fn in fns.items():
         if is_harness(fn.file) or (fn.parent and fn.name == fn.parent.rsplit(".", 1)[-1]) or fn.name == "__init__":
             continue  # constructors initialise; they are not steps
+        lang = index.files[fn.file].language
+        own_locals = {x.name for x in index.files[fn.file].symbols if x.kind == "local" and x.parent == q}
         for w in index.files[fn.file].writes:
             if w.function != q:
                 continue
+            if w.base and w.base.split(".", 1)[0].split("[", 1)[0] in own_locals:
+                continue  # `n.leader = ...` on a local: building a message, not the node's state
             owner = fn.parent or ""
             key = (owner, w.target) if (owner, w.target) in fields else None
             if key is None:
                 # a bare name (``rb = self.rb``) is a local or a global; only writes through an object
                 # (``r.term = ...``) reach another type's field
-                cands = [k for k in fields if k[1] == w.target and (not k[0] if w.base is None else True)]
+                cands = [k for k in fields if k[1] == w.target and (not k[0] if w.base is None else True)
+                         and index.files[fields[k].file].language == lang]
                 same_file = [k for k in cands if fields[k].file == fn.file]
                 key = (same_file or cands or [None])[0]
             if key is None:
@@ -389,7 +395,10 @@ def propose(index: RepoIndex, focus: str = "", *, name: str | None = None,
                 continue
             if is_harness(s.file) or not _is_step(index, s):
                 continue
-            add(ProposedAction(_camel(split_words(s.name)), "core", s.qualname, s.file, s.line,
+            words = list(split_words(s.name))
+            if len(words) == 1 and words[0] in _GENERIC and s.parent:  # WorkerReceiver.run -> WorkerReceiverRun
+                words = list(split_words(s.parent.rsplit(".", 1)[-1])) + words
+            add(ProposedAction(_camel(words), "core", s.qualname, s.file, s.line,
                                f"focus-relevant ({r.relevance:.1f})", s.end_line))
             n += 1
     if not small and not foc.empty:  # keep what is about the focus: entries at least 0.4 of the best relevance

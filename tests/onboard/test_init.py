@@ -88,13 +88,18 @@ def test_cli_init_then_model_needs_no_module_or_action(bare_system, capsys):
     from specula.cli import main
 
     repo, want = bare_system("ringbuffer")
-    assert main(["init", str(repo), "--json"]) == 0
+    assert main(["init", str(repo), "--focus", "single-producer single-consumer ring buffer", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["schema"] == "specula.init/1"
     assert set(want) <= {a["name"] for a in out["proposal"]["actions"]}
     assert main(["model", str(repo), "--print-prompt"]) == 0
     prompt = capsys.readouterr().out
     assert "Push" in prompt and "Pop" in prompt
+    from specula.agent.task import load_task as agent_task
+
+    t = agent_task(str(repo))
+    assert t.module == "ringbuffer" and {"Push", "Pop"} <= set(t.required_actions)
+    assert t.focus == "single-producer single-consumer ring buffer"
 
 
 def test_cli_init_on_a_missing_folder_is_an_input_error(tmp_path, capsys):
