@@ -74,8 +74,11 @@ def eval_spec(
     invariant_seconds: float = 60.0,
     only: Sequence[str] = (),
     on_phase: Callable[[str, PhaseScore], None] | None = None,
+    coverage: bool = False,
 ) -> Scorecard:
-    """Run the four phases on ``spec`` for ``task``; ``invariant_defs`` overrides translation."""
+    """Run the four phases on ``spec`` for ``task``; ``invariant_defs`` overrides translation.
+    ``coverage`` also measures how many of the spec's actions and branches the scored windows
+    exercise (``card.meta["coverage"]``, shown beside conformance)."""
     data = data or task_data(task)
     untranslated: list[InvariantTemplate] = []
     if invariant_defs is None:
@@ -105,6 +108,14 @@ def eval_spec(
     card.meta["trace_issues"] = len(data.issues)
     card.meta["invariants_translated"] = len(invariant_defs)
     card.meta["invariants_untranslated"] = [t.name for t in untranslated]
+    p3 = card.phases.get("conformance")
+    if coverage and data.windows and p3 is not None and not p3.skipped:
+        from specula.coverage import windows_coverage
+
+        try:
+            card.meta["coverage"] = windows_coverage(spec, data.windows, cfg_path=cfg, mapping=data.mapping).summary()
+        except Exception as exc:  # noqa: BLE001 - coverage is extra information; the scores stand
+            card.meta["coverage"] = {"error": f"{type(exc).__name__}: {exc}"}
     return card
 
 

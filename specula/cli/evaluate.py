@@ -35,6 +35,8 @@ def eval_cmd(
     html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write the scorecard JSON here."),
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when overall < this."),
+    coverage: bool = typer.Option(False, "--coverage", help="Also count the spec's actions and branches the scored "
+                                  "windows exercise (shown beside conformance; docs/coverage.md)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Score SPEC on all four SysMoBench phases for TASK (no LLM needed)."""
@@ -54,7 +56,7 @@ def eval_cmd(
     settings = RuntimeSettings(check_seconds=check_seconds, runs=runs, seed=seed)
     card = eval_spec(
         spec, t, config, data=data, translations=translations, runtime=settings,
-        invariant_seconds=invariant_seconds, only=[p.value for p in phase or ()],
+        invariant_seconds=invariant_seconds, only=[p.value for p in phase or ()], coverage=coverage,
     )
     if out:
         out.write_text(card.to_json() + "\n", encoding="utf-8")

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["spec_coverage", "CoverageReport", "ActionCoverage", "BranchCoverage", "Branch", "action_branches",
+__all__ = ["spec_coverage", "windows_coverage", "CoverageReport", "ActionCoverage", "BranchCoverage", "Branch", "action_branches",
            "variant", "IMPL_COVERAGE_FILE"]
 
-_WHERE = {"spec_coverage": "spec", "CoverageReport": "spec", "ActionCoverage": "spec", "BranchCoverage": "spec",
+_WHERE = {"spec_coverage": "spec", "windows_coverage": "spec", "CoverageReport": "spec", "ActionCoverage": "spec", "BranchCoverage": "spec",
           "IMPL_COVERAGE_FILE": "spec", "Branch": "branches", "action_branches": "branches", "variant": "branches"}
 
 if TYPE_CHECKING:  # pragma: no cover
     from specula.coverage.branches import Branch, action_branches, variant
-    from specula.coverage.spec import IMPL_COVERAGE_FILE, ActionCoverage, BranchCoverage, CoverageReport, spec_coverage
+    from specula.coverage.spec import IMPL_COVERAGE_FILE, windows_coverage, ActionCoverage, BranchCoverage, CoverageReport, spec_coverage
 
 
 def __getattr__(name: str) -> Any:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 from specula.coverage.branches import Branch, action_branches, variant
 
-__all__ = ["ActionCoverage", "BranchCoverage", "CoverageReport", "spec_coverage", "read_windows",
+__all__ = ["ActionCoverage", "BranchCoverage", "CoverageReport", "spec_coverage", "windows_coverage", "read_windows",
            "IMPL_COVERAGE_FILE"]
 
 IMPL_COVERAGE_FILE = "impl-coverage.json"
@@ -173,6 +173,18 @@ def spec_coverage(spec_path: str | Path, traces: Sequence[str | Path], *, cfg_pa
                   on_progress: Callable[[str], None] | None = None) -> CoverageReport:
     """Coverage of ``spec_path``'s actions and branches by the windows of ``traces``. Branch ids in
     ``known`` (covered before, e.g. by earlier harness rounds) are not checked again."""
+    windows, n_traces, _issues = read_windows(traces)
+    report = windows_coverage(spec_path, windows, cfg_path=cfg_path, mapping=mapping, branches=branches, known=known,
+                              on_progress=on_progress)
+    report.traces = n_traces
+    report.impl = _impl(traces)
+    return report
+
+
+def windows_coverage(spec_path: str | Path, windows: Sequence[Any], *, cfg_path: str | Path | None = None,
+                     mapping: Any = None, branches: bool = True, known: frozenset[str] | set[str] = frozenset(),
+                     on_progress: Callable[[str], None] | None = None) -> CoverageReport:
+    """``spec_coverage`` over windows already read (the scorecard's, for one)."""
     from specula.phases.conformance import conformance
     from specula.phases.runtime import build_model
     from specula.tla import parse_module
@@ -184,7 +196,6 @@ def spec_coverage(spec_path: str | Path, traces: Sequence[str | Path], *, cfg_pa
                                            else None)
     if mapping is not None and not isinstance(mapping, Mapping):
         mapping = load_mapping(mapping)
-    windows, n_traces, _issues = read_windows(traces)
     model, _ = build_model(spec_path, cfg)
     actions: list[str] = []
     for a in model.actions:
@@ -204,7 +215,8 @@ def spec_coverage(spec_path: str | Path, traces: Sequence[str | Path], *, cfg_pa
     ok_ids = {(r.trace_id, str(r.id)) for r in (base.windows if base else []) if r.ok}
     text = spec_path.read_text(encoding="utf-8")
     per_branch = action_branches(parse_module(text, str(spec_path)), actions, text) if branches else {}
-    report = CoverageReport(str(spec_path), traces=n_traces, windows=len(windows), unknown_actions=unknown)
+    report = CoverageReport(str(spec_path), traces=len({w.trace_id for w in windows}), windows=len(windows),
+                            unknown_actions=unknown)
     with tempfile.TemporaryDirectory(prefix="specula-cov-") as tmp:
         vpath = Path(tmp) / spec_path.name
         for a in actions:
@@ -224,6 +236,5 @@ def spec_coverage(spec_path: str | Path, traces: Sequence[str | Path], *, cfg_pa
                         bc.error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160] if str(exc) else ''}"
                 row.branches.append(bc)
             report.actions.append(row)
-    report.impl = _impl(traces)
     report.seconds = time.perf_counter() - t0
     return report

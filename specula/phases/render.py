@@ -21,6 +21,11 @@ def render_scorecard(card: Scorecard, console: Any) -> None:
         ps = card.phases.get(name)
         note = "" if ps is None else (f"skipped: {ps.skipped}" if ps.skipped else (ps.summary.splitlines()[0] if ps.summary else ""))
         table.add_row(name, f"{card.score(name):.3f}", note)
+        cov = card.meta.get("coverage") if name == "conformance" else None
+        if cov:
+            table.add_row("  coverage", "", cov.get("error") or (
+                f"{cov['actions_covered']}/{cov['actions']} spec actions and {cov['branches_covered']}/"
+                f"{cov['branches']} branches exercised by the {cov['windows']} scored windows"))
     table.add_row("[bold]overall[/]", f"[bold]{card.overall:.3f}[/]", "")
     console.print(table)
     for name in PHASE_NAMES:

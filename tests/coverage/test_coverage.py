@@ -77,3 +77,17 @@ def test_cli_coverage_json(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["schema"] == "specula.coverage/1" and d["summary"]["actions_covered"] == 3
     assert main(["coverage", str(FIX / "nope.tla"), "--traces", str(FIX)]) == 2
+
+
+def test_scorecard_shows_coverage_beside_conformance(capsys):
+    """mutex's scored windows (target actions only) never include Enqueue: 3 of its 4 actions."""
+    from specula.cli import main
+
+    rc = main(["eval", str(SYSTEMS / "mutex" / "ref" / "mutex.tla"), "--task", "mutex", "--phase", "conformance",
+               "--coverage", "--json"])
+    assert rc == 0
+    card = json.loads(capsys.readouterr().out)
+    cov = card["meta"]["coverage"]
+    assert (cov["actions"], cov["actions_covered"], cov["branches"], cov["branches_covered"]) == (4, 3, 2, 2)
+    p3 = card["phases"]["conformance"]
+    assert "coverage: 3 of 4 spec actions have windows" in p3["summary"]
