@@ -2,8 +2,8 @@
 
 Rounds of ``batch`` runs each. A round uses fresh seeds and one configuration of the harness's
 ``explore`` options (task.yaml ``harness.explore``: schedules, step counts, fault rates, node
-counts); configurations not tried yet go first, then the one whose rounds added the most
-coverage per round (ties: least tried). After each round only what is still uncovered is checked
+counts); configurations not tried yet go first, then the one whose latest round added the
+most (ties: the least tried). After each round only what is still uncovered is checked
 on the new traces: spec actions without an accepted window, spec branches no window exercised
 (``specula.coverage``, against the task's reference spec or ``spec``), and implementation branch
 points (Python harnesses, ``specula.bench.pycov``). The loop stops after ``patience`` rounds in a
@@ -89,7 +89,9 @@ def _pick(configs: list[dict[str, str]], gains: dict[int, list[int]]) -> int:
     untried = [i for i in range(len(configs)) if i not in gains]
     if untried:
         return untried[0]
-    return max(range(len(configs)), key=lambda i: (sum(gains[i]) / len(gains[i]), -len(gains[i])))
+    # the gain of a configuration's latest round (the first round of all gains most, whatever it ran),
+    # ties to the least tried
+    return max(range(len(configs)), key=lambda i: (gains[i][-1], -len(gains[i])))
 
 
 def until_coverage(system: str | SystemTask, out_dir: Path, *, seed: int = 0, batch: int = 3, patience: int = 2,
