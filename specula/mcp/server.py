@@ -180,6 +180,9 @@ def serve_http(ws: Workspace, host: str, port: int, instructions: str = "") -> N
     app = server.streamable_http_app(host=host)
     if ws.log is not None:
         ws.log(f"serving MCP at http://{host}:{port}/mcp (run {ws.agent.session.run.path})")
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            ws.log(f"warning: {host} is not loopback: whoever reaches this port can read the task's code "
+                   "and run the tools (no authentication)")
     _interrupt_on_sigterm()
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -50,3 +50,17 @@ def test_repository_plus_spec(tmp_path):
     run = ws.agent.session.run.path
     assert (run / "spec" / "001" / "spin.tla").read_text() == spec.read_text()
     assert not (tmp_path / "results.jsonl").exists()  # no results store asked for
+
+
+def test_resume_continues_the_run(tmp_path):
+    ws, _ = open_workspace(load_task("spinlock"), runs_dir=tmp_path)
+    spec = re.sub(r"MODULE \w+", "MODULE spin", (SYSTEM / "ref" / "spin.tla").read_text(), count=1)
+    out = ws.call("write_spec", {"tla": spec, "cfg": (SYSTEM / "ref" / "spin.cfg").read_text()})
+    assert out["spec_version"] == 1 and not out["is_error"]
+    ws.close()
+    run = ws.agent.session.run.path
+    again, _ = open_workspace(resume=run.name, runs_dir=tmp_path)
+    assert again.agent.session.version == 1 and again.agent.session.run.path == run
+    out = again.call("read_spec", {"name": "ReleaseLock"})
+    assert "ReleaseLock(t) ==" in out["text"] and out["spec_version"] == 1
+    again.close()
