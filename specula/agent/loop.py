@@ -92,6 +92,7 @@ class Agent:
     status: str = "new"
     on_event: Callable[[dict[str, Any]], None] | None = None
     steer: Steering | None = None
+    stopped: bool = False  # a stop event was written since the run (re)started
 
     @property
     def session(self) -> Session:
@@ -194,6 +195,23 @@ class Agent:
             self._save(final=True)
         return text, is_error
 
+    def record(self, event: dict[str, Any]) -> None:
+        """A face's own event (an approval, a revert, a budget change) into the transcript and live views."""
+        self._event(event)
+
+    def save(self) -> None:
+        """Write usage.json and state.json now (what a resume reads)."""
+        self._save()
+
+    def leave(self, reason: str, source: str) -> None:
+        """A face leaves the run: one not stopped since it (re)started is stopped here, as
+        "interrupted" (resumable) unless it converged or finished; final/ gets the best version so far."""
+        if not self.stopped:
+            if self.status not in ("converged", "finished"):
+                self.status = "interrupted"
+            self._event({"event": "stop", "status": self.status, "reason": reason, "source": source})
+        self._save(final=True)
+
     def guide(self, text: str) -> None:
         """A message from the person steering the run, read by the model at its next turn."""
         self._append(Message("user", text), {"guidance": True})
@@ -205,6 +223,8 @@ class Agent:
         self._save()
 
     def _event(self, event: dict[str, Any]) -> None:
+        if event.get("event") in ("stop", "resume"):
+            self.stopped = event["event"] == "stop"
         self.session.run.append_transcript(event)
         if self.on_event is not None:
             self.on_event(event)

@@ -81,10 +81,7 @@ class Workspace:
                 return
             self.closed = True
             a = self.agent
-            if a.status not in ("converged", "finished"):
-                a.status = "interrupted"
-                a._event({"event": "stop", "status": a.status, "reason": reason, "source": "mcp"})
-            a._save(final=True)
+            a.leave(reason, "mcp")
             if self.results is not None and self._calls:
                 record(a, self.entry, self.results, "finished" if a.status == "interrupted" else a.status, reason)
 

@@ -102,7 +102,7 @@ class Controller:
             self.on_event(e)
 
     def _note(self, text: str, kind: str = "note") -> None:
-        self.agent._event({"event": kind, "text": text})
+        self.agent.record({"event": kind, "text": text})
 
     # -- Steering (called by the agent's thread)
     def before_turn(self, agent: Agent) -> None:
@@ -130,7 +130,7 @@ class Controller:
                 break
         self.pending = None
         if p.reason is None:
-            self.agent._event({"event": "approved", "name": call.name, "id": call.id, "text": f"approved {call.name}"})
+            self.agent.record({"event": "approved", "name": call.name, "id": call.id, "text": f"approved {call.name}"})
         return p.reason
 
     def _drain(self) -> None:
@@ -192,7 +192,7 @@ class Controller:
             self.agent.budget = budget
             self._note("budget: " + ", ".join(f"{k}={v}" for k, v in budget.to_dict().items() if v is not None),
                        "budget")
-            self.agent._save()
+            self.agent.save()
         self._submit(job)
 
     def approve(self) -> bool:
@@ -253,7 +253,7 @@ class Controller:
             self.stop()
             self.wait(30)
         with self._lock:
-            self.agent._save(final=True)
+            self.agent.leave("the session was closed", "user")
 
     # -- reading (for the view)
     def version_text(self, version: int) -> tuple[str, str]:

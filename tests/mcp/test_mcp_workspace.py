@@ -64,3 +64,7 @@ def test_resume_continues_the_run(tmp_path):
     out = again.call("read_spec", {"name": "ReleaseLock"})
     assert "ReleaseLock(t) ==" in out["text"] and out["spec_version"] == 1
     again.close()
+    from specula.timeline import load_timeline
+
+    tl = load_timeline(run)
+    assert tl.status == "interrupted" and [t.name for t in tl.tools] == ["write_spec", "read_spec"]
