@@ -20,7 +20,7 @@ __all__ = [
     "Budget", "Ledger", "parse_budget",
     "Message", "ToolCall", "ToolSpec", "Usage", "Reply",
     "TOOLS", "TOOL_SPECS", "Tool", "tool", "tool_named", "Toolbox", "Session", "RunDir",
-    "translate_with_model",
+    "translate_with_model", "Steering", "WorkspaceToolbox", "LiveState", "LiveView",
 ]
 
 _WHERE = {
@@ -33,6 +33,7 @@ _WHERE = {
     "Message": "messages", "ToolCall": "messages", "ToolSpec": "messages", "Usage": "messages", "Reply": "messages",
     "TOOLS": "tools", "TOOL_SPECS": "tools", "Tool": "declare", "tool": "declare", "tool_named": "tools", "Toolbox": "tools", "Session": "tools", "RunDir": "rundir",
     "translate_with_model": "translate",
+    "Steering": "loop", "WorkspaceToolbox": "workspace", "LiveState": "liveview", "LiveView": "liveview",
 }
 
 
