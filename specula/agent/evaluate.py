@@ -28,8 +28,13 @@ def phase_names(which: str | int) -> tuple[str, ...]:
 
 @dataclass
 class Evaluation:
+    """One scoring of one spec version: the scorecard, which phases it holds (``ran``; the others
+    were not asked for), the version scored and how many invariant templates the task has."""
+
     card: Any  # specula.phases.Scorecard
     ran: tuple[str, ...] = PHASES
+    version: int = 0
+    templates: int = 0
 
     @property
     def overall(self) -> float:
@@ -42,23 +47,35 @@ class Evaluation:
         p = self.card.phases.get(phase)
         return p.detail if p is not None else {}
 
-    def converged(self) -> bool:
-        """All phases pass: syntax, runtime, conformance at 1.0; invariants at 1.0 or no templates."""
-        if self.ran != PHASES:
-            return False
-        for p in ("syntax", "runtime", "conformance"):
+    def passed(self) -> tuple[str, ...]:
+        """The phases of this evaluation that pass (invariants also when the task truly has none)."""
+        out = []
+        for p in self.ran:
             ps = self.card.phases.get(p)
-            if ps is None or ps.skipped or ps.score < 1.0:
-                return False
-        inv = self.card.phases.get("invariants")
-        if inv is None:
-            return False
-        if inv.skipped:
-            return inv.skipped.startswith("no invariant")
-        return inv.score >= 1.0
+            if ps is None:
+                continue
+            if ps.skipped:
+                if p == "invariants" and self.templates == 0 and ps.skipped.startswith("no invariant templates"):
+                    out.append(p)
+            elif ps.score >= 1.0:
+                out.append(p)
+        return tuple(out)
+
+    def converged(self) -> bool:
+        """Every phase evaluated on this version, and every one passes."""
+        return self.ran == PHASES and self.passed() == PHASES
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.card.to_dict(), "ran": list(self.ran)}
+        return {**self.card.to_dict(), "ran": list(self.ran), "version": self.version,
+                "invariant_templates": self.templates}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> "Evaluation":
+        """An evaluation as saved in ``scorecard-N.json`` (for resuming a run)."""
+        from specula.phases import Scorecard
+
+        return Evaluation(Scorecard.from_dict(data), tuple(p for p in PHASES if p in data.get("ran", ())),
+                          int(data.get("version", 0)), int(data.get("invariant_templates", 0)))
 
 
 @dataclass
@@ -92,7 +109,7 @@ class Scoring:
                 self._data.windows = None
         return self._data
 
-    def run(self, spec: Path, cfg: Path, spec_text: str, phases: Sequence[str] = PHASES) -> Evaluation:
+    def run(self, spec: Path, cfg: Path, spec_text: str, phases: Sequence[str] = PHASES, version: int = 0) -> Evaluation:
         from specula.phases import EvalInputs, RuntimeSettings, evaluate, translate_static
 
         data = self.data()
@@ -112,8 +129,5 @@ class Scoring:
         card.meta["windows"] = len(data.windows) if data.windows is not None else None
         card.meta["invariants_translated"] = [d.name for d in defs]
         card.meta["invariants_untranslated"] = [t.name for t in untranslated]
-        # earlier phases run too (they gate later ones); a later phase's placeholder row (phase 4's
-        # "no invariant templates" when invariants were not asked for) is not a phase that ran
-        last = max(PHASES.index(p) for p in only) if only else len(PHASES) - 1
-        ran = tuple(p for p in PHASES[: last + 1] if p in card.phases)
-        return Evaluation(card, ran)
+        ran = tuple(p for p in PHASES if p in card.phases)
+        return Evaluation(card, ran, version, len(data.templates))

@@ -93,7 +93,7 @@ def _build(task: Task, run: RunDir, provider: Provider | None, ledger: Ledger, o
                 if ps is not None and not ps.skipped and ps.score < 1.0 and ps.summary:
                     causes.append(f"{p}: " + ps.summary.splitlines()[-1][:160])
             opts.on_event({"event": "evaluation", "version": session.version, "overall": ev.overall,
-                           "scores": {p: ev.score(p) for p in ("syntax", "runtime", "conformance", "invariants")},
+                           "scores": {p: ev.score(p) for p in ev.ran},  # only the phases this evaluation holds
                            "skipped": {p: ps.skipped for p, ps in ev.card.phases.items() if ps.skipped},
                            "causes": causes, "converged": session.converged})
 

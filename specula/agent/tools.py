@@ -75,6 +75,9 @@ class Session:
             d = self.run.spec_dir(self.version)
             self.tla = (d / f"{self.task.module}.tla").read_text(encoding="utf-8")
             self.cfg = (d / f"{self.task.module}.cfg").read_text(encoding="utf-8")
+        card = self.run.path / f"scorecard-{self.evaluations}.json"
+        if self.evaluations and card.is_file():  # the last evaluation, for show_window / show_counterexample
+            self.last = Evaluation.from_dict(self.run.read_json(card.name))
 
     def spec_paths(self) -> tuple[Path, Path]:
         d = self.run.spec_dir(self.version)
@@ -405,19 +408,19 @@ class Toolbox:
         except ValueError as exc:
             raise ToolError(str(exc)) from None
         spec_path, cfg_path = self.s.spec_paths()
-        ev = self.scoring.run(spec_path, cfg_path, self.s.tla, names)
+        ev = self.scoring.run(spec_path, cfg_path, self.s.tla, names, version=self.s.version)
         self.s.evaluations += 1
         self.s.last = ev
         data = ev.to_dict()
-        data["version"] = self.s.version
         self.s.run.save_scorecard(self.s.evaluations, data)
-        if ev.ran == PHASES and ev.overall > self.s.best_score:
-            self.s.best_score, self.s.best_version, self.s.best_eval = ev.overall, self.s.version, self.s.evaluations
-        if ev.converged():
+        if ev.converged():  # every phase evaluated on this version, every one passes: this is the final spec
             self.s.converged = True
+            self.s.best_score, self.s.best_version, self.s.best_eval = ev.overall, self.s.version, self.s.evaluations
+        elif ev.ran == PHASES and ev.overall > self.s.best_score and not self.s.converged:
+            self.s.best_score, self.s.best_version, self.s.best_eval = ev.overall, self.s.version, self.s.evaluations
         self.s.run.append_transcript({"event": "evaluation", "n": self.s.evaluations, "version": self.s.version,
-                                      "scores": data["scores"], "overall": data["overall"],
-                                      "converged": self.s.converged})
+                                      "ran": list(ev.ran), "scores": {p: data["scores"][p] for p in ev.ran},
+                                      "overall": data["overall"], "converged": self.s.converged})
         if self._on_evaluation is not None:
             self._on_evaluation(ev)
         head = f"spec version {self.s.version}, scorecard {self.s.evaluations}\n"
@@ -428,14 +431,22 @@ class Toolbox:
             failing = _failing_actions(ev.detail("conformance"))
             if failing:
                 tail = "\nNext: show_window with one of: " + ", ".join(failing[:8])
+            elif ev.ran != PHASES and ev.passed() == ev.ran:
+                tail = (f"\n{', '.join(ev.ran)} pass on version {self.s.version}; "
+                        f"{', '.join(p for p in PHASES if p not in ev.ran)} not run: run_phase all to finish")
         return head + ev.card.summary(MAX_RESULT - 400) + tail
 
-    def _detail(self, phase: str, how: str) -> dict[str, Any]:
+    def _detail(self, phase: str, how: str) -> tuple[dict[str, Any], str]:
+        """The last evaluation's detail of ``phase`` and a note when it scored an older version."""
         ev = self.s.last
         d = ev.detail(phase) if ev is not None else {}
         if not d or "error" in d and len(d) == 1:
             raise ToolError(f"no {phase} results for the current spec yet; {how} first")
-        return d
+        note = ""
+        if ev is not None and ev.version and ev.version != self.s.version:
+            note = (f"(results of spec version {ev.version}; the current version is {self.s.version}: "
+                    f"{how} for its own)\n")
+        return d, note
 
     @tool
     def show_window(self, action: str, n: int = 0) -> str:
@@ -446,7 +457,7 @@ class Toolbox:
             action: the spec action
             n: which failing window (0 = first)
         """
-        d = self._detail("conformance", "run_phase 3 (or all)")
+        d, note = self._detail("conformance", "run_phase 3 (or all)")
         failing = [w for w in d.get("windows", []) if not w.get("ok") and w.get("action") == action]
         if not failing:
             acts = _failing_actions(d)
@@ -455,7 +466,7 @@ class Toolbox:
         if not 0 <= n < len(failing):
             raise ToolError(f"{action} has {len(failing)} failing windows; n must be in 0..{len(failing) - 1}")
         row = failing[n]
-        lines = [f"failing window {n + 1} of {len(failing)} for {action}: id {row.get('id')} "
+        lines = [note + f"failing window {n + 1} of {len(failing)} for {action}: id {row.get('id')} "
                  f"(trace {row.get('trace_id')}{', ' + row['source'] if row.get('source') else ''})"]
         raw = self._raw_window(row)
         if raw is not None:
@@ -491,13 +502,13 @@ class Toolbox:
         Args:
             invariant: the invariant's name
         """
-        d = self._detail("invariants", "run_phase 4 (or all)")
+        d, note = self._detail("invariants", "run_phase 4 (or all)")
         rows = d.get("rows", [])
         row = next((r for r in rows if r.get("name") == invariant), None)
         if row is None:
             raise ToolError(f"no result for invariant {invariant!r}; invariants: "
                             + ", ".join(r.get("name", "?") for r in rows))
-        lines = [f"{invariant} [{row.get('type')}]: {row.get('status')}"
+        lines = [note + f"{invariant} [{row.get('type')}]: {row.get('status')}"
                  + (f": {row['message']}" if row.get("message") else "")]
         trace = row.get("counterexample") or []
         if not trace:

@@ -32,7 +32,7 @@ class EvalInputs:
     runtime: RuntimeSettings = field(default_factory=RuntimeSettings)
     invariant_seconds: float = 60.0
     search_path: Sequence[Path] = ()
-    only: Sequence[str] = ()  # run only these phases (still respecting the cascade)
+    only: Sequence[str] = ()  # run only these phases (and the earlier ones that gate them); the others are left off the card
 
 
 def _want(inputs: EvalInputs, phase: str) -> bool:
@@ -59,9 +59,11 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
     skip = gate_after_syntax(p1.score)
 
     # phase 2
-    if skip:
+    if not (_want(inputs, "runtime") or _want(inputs, "conformance") or _want(inputs, "invariants")):
+        pass
+    elif skip:
         put(PhaseScore("runtime", 0.0, skip))
-    elif _want(inputs, "runtime") or _want(inputs, "conformance") or _want(inputs, "invariants"):
+    else:
         try:
             built = build_model(inputs.spec, inputs.cfg, inputs.search_path)  # shared by phases 2 and 3
             p2 = runtime_on(built[0], inputs.runtime)
@@ -74,14 +76,16 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
             skip = "runtime check failed"
 
     # phase 3
-    if skip:
+    if not _want(inputs, "conformance"):
+        pass
+    elif skip:
         put(PhaseScore("conformance", 0.0, skip))
     elif inputs.windows is None:
         put(PhaseScore("conformance", 0.0, "no traces or windows for this task"))
     elif not inputs.windows:
         targets = ", ".join(inputs.target_actions) or "the target actions"
         put(PhaseScore("conformance", 0.0, f"the traces have no windows of {targets} (is a mapping of trace actions needed?)"))
-    elif _want(inputs, "conformance"):
+    else:
         from specula.phases.conformance import validate_windows
         from specula.traces.mapping import Mapping, load_mapping
 
@@ -98,12 +102,14 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
             msg = d[0].message if d else str(exc)
             put(PhaseScore("conformance", 0.0, None, {"error": [x.to_dict() for x in d]}, f"conformance: error: {msg}"))
 
-    # phase 4
-    if skip:
+    # phase 4 (a phase not asked for is left off the card: "skipped" is only written with its true reason)
+    if not _want(inputs, "invariants"):
+        pass
+    elif skip:
         put(PhaseScore("invariants", 0.0, skip))
     elif not inputs.invariant_defs and not inputs.untranslated:
         put(PhaseScore("invariants", 0.0, "no invariant templates for this task"))
-    elif _want(inputs, "invariants"):
+    else:
         p4 = invariants(
             inputs.spec,
             inputs.cfg,

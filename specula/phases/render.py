@@ -19,7 +19,7 @@ def render_scorecard(card: Scorecard, console: Any) -> None:
     table.add_column("note")
     for name in PHASE_NAMES:
         ps = card.phases.get(name)
-        note = "" if ps is None else (f"skipped: {ps.skipped}" if ps.skipped else (ps.summary.splitlines()[0] if ps.summary else ""))
+        note = "not run" if ps is None else (f"skipped: {ps.skipped}" if ps.skipped else (ps.summary.splitlines()[0] if ps.summary else ""))
         table.add_row(name, f"{card.score(name):.3f}", note)
         cov = card.meta.get("coverage") if name == "conformance" else None
         if cov:
