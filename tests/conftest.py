@@ -26,3 +26,15 @@ def tlc_jar() -> Path:
 @pytest.fixture
 def repo_root() -> Path:
     return REPO_ROOT
+
+
+# Shared data lies beside the repository (../shared, in a session and in CI alike).
+SYSMOBENCH_DATA = REPO_ROOT.parent / "shared" / "data" / "sysmobench"
+
+
+@pytest.fixture
+def sysmobench_data() -> Path:
+    """The shared SysMoBench samples; a test that needs them fails (never skips) without them."""
+    if not SYSMOBENCH_DATA.is_dir():
+        pytest.fail(f"shared SysMoBench samples missing: {SYSMOBENCH_DATA} (../shared beside the repository)")
+    return SYSMOBENCH_DATA

@@ -26,6 +26,7 @@ Spec == Init /\ [][Next]_vars
 ====
 """
 CFG = "SPECIFICATION Spec\nCONSTANTS Threads = {t1, t2}\n"
+REFERENCE_MARK = "hidden reference spec: never shown to the model"
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def task_dir(tmp_path: Path) -> Path:
     (d / "spinlock.c").write_text("#include <stdatomic.h>\nvoid spin_lock(atomic_bool *l) {\n"
                                   "  while (atomic_exchange(l, 1)) { }\n}\nvoid spin_unlock(atomic_bool *l) {\n"
                                   "  atomic_store(l, 0);\n}\n")
-    (d / "ref" / "spin.tla").write_text(SPEC)
+    (d / "ref" / "spin.tla").write_text(SPEC.replace("====", "\\* " + REFERENCE_MARK + "\n===="))
     (d / "task.yaml").write_text(
         "name: spinlock\ndescription: a spin lock\nlanguage: c\nsystem_type: concurrent\nspecModule: spin\n"
         "source_files: [{path: spinlock.c}]\nwv: {target_actions: [AcquireLock, ReleaseLock]}\n"
@@ -123,10 +124,10 @@ def test_guard_rails(task_dir, tmp_path):
     assert "not available to the agent" in results[6]
     assert "void spin_lock" in results[7] and "atomic_store" not in results[7]
     assert "spinlock.c:6:" in results[8]
-    # the reference spec never reached the model
-    assert all("ref/spin.tla" not in r.body.get("messages", [{}])[0].get("content", "") or True for r in server.requests)
-    assert not any("AcquireLock(t) == /\\ lock = FALSE /\\ lock' = TRUE" in json.dumps(r.body) and i < 2
-                   for i, r in enumerate(server.requests))
+    # the reference spec never reached the model: not in the task prompt, not in any tool result
+    sent = [json.dumps(r.body) for r in server.requests]
+    assert len(sent) == 10 and not any(REFERENCE_MARK in body for body in sent)
+    assert "ref/spin.tla" not in json.dumps(server.requests[0].body["messages"])
 
 
 def test_budget_exhaustion_then_resume_with_a_larger_budget(task_dir, tmp_path):

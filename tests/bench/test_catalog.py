@@ -20,8 +20,6 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "sysmobench"
 
 def _fake_checkout(root: Path) -> Path:
     """A SysMoBench-shaped checkout built from the shared real task files."""
-    if not SHARED.is_dir():
-        pytest.skip("shared SysMoBench samples not available")
     for task in ("spin", "mutex", "etcd", "dqueue"):
         d = root / "tla_eval" / "tasks" / task
         d.mkdir(parents=True)
@@ -36,6 +34,7 @@ def _fake_checkout(root: Path) -> Path:
     return root
 
 
+@pytest.mark.usefixtures("sysmobench_data")
 def test_sysmobench_checkout_tasks(tmp_path):
     root = _fake_checkout(tmp_path / "sysmobench")
     tasks = {t.name: t for t in list_tasks(root, systems_dir=tmp_path / "none") if t.kind == "sysmobench"}
@@ -56,9 +55,8 @@ def test_unknown_task_is_an_input_error(tmp_path, monkeypatch):
     assert "unknown task" in str(e.value)
 
 
+@pytest.mark.usefixtures("sysmobench_data")
 def test_tracelink_run_merges_processes_by_vector_clock():
-    if not (SHARED / "dqueue" / "traces_found").is_dir():
-        pytest.skip("the shared SysMoBench samples are not beside this checkout")
     run = next((SHARED / "dqueue" / "traces_found").iterdir())
     trace = read_tracelink_run(run)
     assert trace.init["pc"] == {"0": "AProducer.p", "1": "AConsumer.c"}

@@ -7,19 +7,17 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("specula.tla.model", reason="engine Model not available yet")
-
-from specula.errors import ConfigError  # noqa: E402
-from specula.phases.conformance import conformance, validate_files  # noqa: E402
-from specula.traces import iter_windows, parse_mapping  # noqa: E402
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from specula.phases.conformance import validate_windows  # noqa: E402
-from specula.phases.runtime import build_model  # noqa: E402
+from specula.errors import ConfigError
+from specula.phases.conformance import conformance, validate_files
+from specula.traces import iter_windows, parse_mapping
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from specula.phases.conformance import validate_windows
+from specula.phases.runtime import build_model
 
 SPECS = Path(__file__).resolve().parent.parent / "traces" / "specs"
-DATA = Path("/work/shared/data/sysmobench")
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared SysMoBench samples not present")
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "sysmobench"  # ../shared beside the repository
+needs_data = pytest.mark.usefixtures("sysmobench_data")  # fails when the samples are missing
 
 
 _SPIN = build_model(SPECS / "spin.tla", SPECS / "spin.cfg")

@@ -14,13 +14,11 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("specula.tla.model", reason="engine Model not available yet")
-
-from specula.phases.conformance import spec_info, validate_windows  # noqa: E402
-from specula.phases.runtime import build_model  # noqa: E402
-from specula.tla.values import format_value  # noqa: E402
-from specula.traces import iter_windows  # noqa: E402
-from specula.traces.bind import Binder  # noqa: E402
+from specula.phases.conformance import spec_info, validate_windows
+from specula.phases.runtime import build_model
+from specula.tla.values import format_value
+from specula.traces import iter_windows
+from specula.traces.bind import Binder
 
 SPECS = Path(__file__).resolve().parent.parent / "traces" / "specs"
 

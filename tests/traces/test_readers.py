@@ -20,9 +20,9 @@ from specula.traces import (
 )
 from specula.traces.readers import action_from_filename, iter_json_lines
 
-DATA = Path("/work/shared/data/sysmobench")
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "sysmobench"  # ../shared beside the repository
 HERE = Path(__file__).parent / "fixtures"
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared SysMoBench samples not present")
+needs_data = pytest.mark.usefixtures("sysmobench_data")  # fails when the samples are missing
 
 
 @needs_data

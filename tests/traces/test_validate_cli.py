@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("specula.tla.model", reason="engine Model not available yet")
-
-from specula.cli import main  # noqa: E402
+from specula.cli import main
 
 SPECS = Path(__file__).parent / "specs"
 WIN = str(SPECS / "windows_Handle.ndjson")

@@ -12,14 +12,6 @@ from specula.cli import main
 SPECS = Path(__file__).resolve().parents[1] / "specs"
 
 
-@pytest.fixture(autouse=True)
-def _engine() -> None:
-    try:
-        from specula.tla import Model, load  # noqa: F401
-    except ImportError:
-        pytest.skip("engine not available")
-
-
 def test_violation_text(capsys) -> None:
     assert main(["check", str(SPECS / "Jugs.tla")]) == 1
     out = capsys.readouterr().out

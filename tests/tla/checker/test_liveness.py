@@ -6,14 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from specula.tla.checker import Limits, build_model, check, check_spec
+
 SPECS = Path(__file__).resolve().parents[1] / "specs"
 
 
 def _run(name: str):
-    try:
-        from specula.tla.checker import Limits, build_model, check
-    except ImportError:
-        pytest.skip("engine not available")
     model, cfg = build_model(SPECS / f"{name}.tla", SPECS / f"{name}.cfg")
     return model, check(model, Limits(max_seconds=60), cfg=cfg)
 
@@ -89,10 +87,6 @@ def test_unsupported_form_is_not_checked(tmp_path) -> None:
         "Spec == Init /\\ [][Next]_x\nOdd == \\EE y : <>(x = 1)\n====\n"
     )
     (tmp_path / "Odd.cfg").write_text("SPECIFICATION Spec\nPROPERTY Odd\n")
-    try:
-        from specula.tla.checker import check_spec
-    except ImportError:
-        pytest.skip("engine not available")
     res = check_spec(spec)
     assert res.verdict == "ok"
     assert [(p.name, p.status) for p in res.properties] == [("Odd", "not checked")]

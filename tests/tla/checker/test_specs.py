@@ -14,17 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from specula.tla.checker import Limits, check_spec
+
 SPECS = Path(__file__).resolve().parents[1] / "specs"
 EXPECTED: dict[str, dict] = json.loads((SPECS / "expected.json").read_text())
 
 
 def _check(name: str):
-    try:
-        from specula.tla import Model, load  # noqa: F401
-    except ImportError:
-        pytest.skip("engine (Model/load) not available yet")
-    from specula.tla.checker import Limits, check_spec
-
     return check_spec(SPECS / f"{name}.tla", SPECS / f"{name}.cfg", Limits(max_seconds=60))
 
 
