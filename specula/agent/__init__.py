@@ -2,8 +2,11 @@
 
 Typical use::
 
-    from specula.agent import RunOptions, load_task, start_run
-    agent = start_run(load_task("spinlock"), RunOptions(model="anthropic/claude-sonnet-4-6"))
+    from specula.agent import RunOptions, start_run
+    from specula.bench.scoring import TaskScorer
+    from specula.tasks import load_task
+    task = load_task("spinlock")
+    agent = start_run(task, RunOptions(model="anthropic/claude-sonnet-4-6"), TaskScorer(task))
     outcome = agent.run()          # converged | finished | budget | provider-error | interrupted
 
 Nothing happens at import; names resolve lazily (no SDK is imported until a provider is built).
@@ -15,7 +18,7 @@ from typing import Any
 
 __all__ = [
     "Agent", "Outcome", "RunOptions", "start_run", "resume_run", "preview_prompts",
-    "Task", "load_task", "from_bench",
+    "Scorer", "Scoring", "Evaluation",
     "Provider", "RetryPolicy", "ModelRef", "make_provider", "parse_model",
     "Budget", "Ledger", "parse_budget",
     "Message", "ToolCall", "ToolSpec", "Usage", "Reply",
@@ -26,7 +29,7 @@ __all__ = [
 _WHERE = {
     "Agent": "loop", "Outcome": "loop",
     "RunOptions": "session", "start_run": "session", "resume_run": "session", "preview_prompts": "session",
-    "Task": "task", "load_task": "task", "from_bench": "task",
+    "Scorer": "evaluate", "Scoring": "evaluate", "Evaluation": "evaluate",
     "Provider": "providers", "RetryPolicy": "providers", "ModelRef": "providers", "make_provider": "providers",
     "parse_model": "providers",
     "Budget": "ledger", "Ledger": "ledger", "parse_budget": "ledger",

@@ -1,17 +1,17 @@
 """Scoring for the agent: the same four phases and cascade as ``specula eval``.
 
-The agent reaches the engine only through ``specula.phases.evaluate`` (imported lazily), fed with
-the task's windows, mapping and invariant definitions gathered by ``specula.bench.scoring`` —
-so a spec scored here scores the same under ``specula eval``.
+The agent is given a :class:`Scorer` with its task (``specula.bench.scoring.TaskScorer``: the same
+code as ``specula eval``), so a spec scored here scores the same there; it only decides which
+phases to run and how invariant templates are translated.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
-__all__ = ["PHASES", "Evaluation", "Scoring", "phase_names"]
+__all__ = ["PHASES", "Evaluation", "Scorer", "Scoring", "phase_names"]
 
 PHASES = ("syntax", "runtime", "conformance", "invariants")
 _ALIASES = {"1": "syntax", "2": "runtime", "3": "conformance", "4": "invariants", "all": "all",
@@ -78,39 +78,34 @@ class Evaluation:
                           int(data.get("version", 0)), int(data.get("invariant_templates", 0)))
 
 
-@dataclass
-class Scoring:
-    """Task data read once per run; ``run`` scores one spec version."""
-
-    task: Any  # specula.agent.task.Task
-    runtime_settings: Any = None  # specula.phases.RuntimeSettings (None: SysMoBench's defaults)
-    invariant_seconds: float = 60.0
-    translate: Callable[[Path, str, list[Any]], tuple[list[Any], list[Any]]] | None = None
-    _data: Any = field(default=None, repr=False)
-
-    def bench_task(self) -> Any:
-        from specula.bench.tasks import Task as BenchTask
-
-        t = self.task
-        return BenchTask(name=t.name, kind="bundled", dir=t.repo, spec_module=t.module, language=t.language,
-                         description=t.description, system_type=t.system_type, source_files=list(t.source_files),
-                         target_actions=list(t.required_actions), mapping=t.mapping, invariants=t.invariants)
+class Scorer(Protocol):
+    """What the agent needs from the one who asks it to model a task (``specula model``, ``bench
+    run``): the task's phase inputs and the four phases on a spec. ``specula.bench.scoring.
+    TaskScorer`` is the implementation; the agent never builds one itself."""
 
     def data(self) -> Any:
-        if self._data is None:
-            from specula.bench.scoring import task_data
-            from specula.traces import find_trace_files
+        """The task's phase inputs: ``windows`` (None without traces), ``templates``, ``mapping``."""
+        ...
 
-            files: list[Path] = []
-            for p in self.task.traces:
-                files.extend(find_trace_files(p) if Path(p).is_dir() else [Path(p)])
-            self._data = task_data(self.bench_task(), self.task.mapping, files)
-            if not files:
-                self._data.windows = None
-        return self._data
+    def score(self, spec: Path, cfg: Path | None = None, *, only: Sequence[str] = (),
+              invariant_defs: Sequence[Any] | None = None, untranslated: Sequence[Any] = ()) -> Any:
+        """The scorecard of ``spec`` (``specula.phases.Scorecard``)."""
+        ...
+
+
+@dataclass
+class Scoring:
+    """The agent's scoring of its spec versions: the scorer it was given, and how invariant
+    templates become definitions (the model's translation, else the templates' examples)."""
+
+    scorer: Scorer
+    translate: Callable[[Path, str, list[Any]], tuple[list[Any], list[Any]]] | None = None
+
+    def data(self) -> Any:
+        return self.scorer.data()
 
     def run(self, spec: Path, cfg: Path, spec_text: str, phases: Sequence[str] = PHASES, version: int = 0) -> Evaluation:
-        from specula.phases import EvalInputs, RuntimeSettings, evaluate, translate_static
+        from specula.phases import translate_static
 
         data = self.data()
         defs: list[Any] = []
@@ -121,12 +116,7 @@ class Scoring:
             else:
                 defs, untranslated = translate_static(data.templates, spec)
         only = () if tuple(phases) == PHASES else tuple(phases)
-        card = evaluate(EvalInputs(
-            spec=spec, cfg=cfg, task=self.task.name, windows=data.windows, mapping=data.mapping,
-            invariant_defs=defs, untranslated=untranslated, target_actions=list(self.task.required_actions),
-            runtime=self.runtime_settings or RuntimeSettings(), invariant_seconds=self.invariant_seconds,
-            only=only))
-        card.meta["windows"] = len(data.windows) if data.windows is not None else None
+        card = self.scorer.score(spec, cfg, only=only, invariant_defs=defs, untranslated=untranslated)
         card.meta["invariants_translated"] = [d.name for d in defs]
         card.meta["invariants_untranslated"] = [t.name for t in untranslated]
         ran = tuple(p for p in PHASES if p in card.phases)

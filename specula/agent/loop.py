@@ -240,7 +240,7 @@ class Agent:
         if final:
             version = s.best_version or (s.version or None)
             card = run.read_json(f"scorecard-{s.best_eval}.json") if s.best_eval else None
-            run.finalize(s.task.module, version, card, self._summary(version))
+            run.finalize(s.task.spec_module, version, card, self._summary(version))
 
     def _summary(self, version: int | None) -> str:
         s = self.session
@@ -334,18 +334,18 @@ def initial_prompt(toolbox: Toolbox) -> str:
             return f"(unavailable: {exc})"
 
     invariants = "(none given)"
-    if t.invariants is not None:
+    if t.invariants is not None and t.invariants.is_file():
         from specula.phases import load_templates
 
         invariants = "\n".join(f"- {x.name} ({x.type}): {x.natural_language}" for x in load_templates(t.invariants))
     return render(
-        "task.md", name=t.name, description=t.description or "(no description)", module=t.module,
+        "task.md", name=t.name, description=t.description or "(no description)", module=t.spec_module,
         language=t.language or "?", system_type=t.system_type or "?",
-        actions=", ".join(t.required_actions) or "(none given: model the steps the code takes)",
+        actions=", ".join(t.target_actions) or "(none given: model the steps the code takes)",
         files=", ".join(t.source_files) or "(see the code map)",
         focus="\n\n".join(x for x in (t.focus, t.guidance) if x) or "(none)",
         code_map=safe(lambda: toolbox.code_map(budget=1500)),
-        traces=safe(lambda: toolbox.read_traces(limit=2)) if t.traces else "(no traces given)",
+        traces=safe(lambda: toolbox.read_traces(limit=2)) if t.trace_paths() else "(no traces given)",
         invariants=invariants,
         mapping=safe(toolbox.read_mapping, 2500) if t.mapping else "(none: trace fields are spec variables)",
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from specula.agent.evaluate import Scorer, Scoring
 from specula.agent.ledger import Budget, Ledger
 from specula.agent.loop import Agent, initial_prompt
 from specula.agent.messages import Message
@@ -14,7 +15,7 @@ from specula.agent.prompts import render
 from specula.agent.providers import RetryPolicy, make_provider, parse_model
 from specula.agent.providers.base import Provider
 from specula.agent.rundir import RunDir
-from specula.agent.task import Task
+from specula.tasks import Task
 from specula.agent.tools import Session, Toolbox
 from specula.errors import ProviderError
 
@@ -32,8 +33,6 @@ class RunOptions:
     stream: bool = False
     retry: RetryPolicy = RetryPolicy()
     translate_with_model: bool = True
-    runtime: Any = None  # specula.phases.RuntimeSettings; None = SysMoBench's defaults
-    invariant_seconds: float = 60.0
     env: Mapping[str, str] | None = None
     run_id: str | None = None
     face: str = "model"  # which face started the run: model | session | mcp (recorded in task.yaml)
@@ -77,12 +76,10 @@ def _translator(provider: Provider, ledger: Ledger, session: Session):
     return run
 
 
-def _build(task: Task, run: RunDir, provider: Provider | None, ledger: Ledger, opts: RunOptions) -> Toolbox:
-    from specula.agent.evaluate import Scoring
-
+def _build(task: Task, scorer: Scorer, run: RunDir, provider: Provider | None, ledger: Ledger,
+           opts: RunOptions) -> Toolbox:
     session = Session(task, run)
-    scoring = Scoring(task, runtime_settings=opts.runtime, invariant_seconds=opts.invariant_seconds,
-                      translate=_translator(provider, ledger, session)
+    scoring = Scoring(scorer, translate=_translator(provider, ledger, session)
                       if opts.translate_with_model and provider is not None else None)
     def on_evaluation(ev: Any) -> None:
         if opts.on_event is not None:
@@ -100,9 +97,10 @@ def _build(task: Task, run: RunDir, provider: Provider | None, ledger: Ledger, o
     return opts.toolbox(session, scoring, on_evaluation)
 
 
-def start_run(task: Task, opts: RunOptions) -> Agent:
-    """A new run directory and the agent over it; with ``opts.model`` None there is no model and
-    the run is driven by ``Agent.perform`` (the workbench, an MCP client)."""
+def start_run(task: Task, opts: RunOptions, scorer: Scorer) -> Agent:
+    """A new run directory and the agent over it, its spec versions scored by ``scorer``; with
+    ``opts.model`` None there is no model and the run is driven by ``Agent.perform`` (the
+    workbench, an MCP client)."""
     ref = parse_model(opts.model) if opts.model else None
     provider = make_provider(ref, env=opts.env, retry=opts.retry, stream=opts.stream) if ref else None
     budget = opts.budget or DEFAULT_BUDGET
@@ -110,15 +108,17 @@ def start_run(task: Task, opts: RunOptions) -> Agent:
                                         "budget": budget.to_dict()},
                         run_id=opts.run_id, secrets=provider.secrets() if provider else ())
     ledger = Ledger(ref.provider, ref.name) if ref else Ledger("none", opts.face)
-    box = _build(task, run, provider, ledger, opts)
+    box = _build(task, scorer, run, provider, ledger, opts)
     agent = Agent(provider, box, budget, ledger, render("system.md"), on_event=opts.on_event)
     agent._append(Message("user", initial_prompt(box)))
     return agent
 
 
-def resume_run(ref: str | Path, opts: RunOptions, model: str | None = None, manual: bool = False) -> Agent:
-    """Continue a stopped run; the model defaults to the run's own (``manual``: no model at all).
-    Token and cost counters continue from usage.json."""
+def resume_run(ref: str | Path, opts: RunOptions, scorer_for: Callable[[Task], Scorer],
+               model: str | None = None, manual: bool = False) -> Agent:
+    """Continue a stopped run; ``scorer_for`` gives the scorer of the run's task; the model
+    defaults to the run's own (``manual``: no model at all). Token and cost counters continue
+    from usage.json."""
     probe = RunDir.open(ref, opts.runs_dir)
     state = probe.load_state()
     import yaml
@@ -133,15 +133,15 @@ def resume_run(ref: str | Path, opts: RunOptions, model: str | None = None, manu
     if mref is not None:
         ledger.provider, ledger.model = mref.provider, mref.name  # earlier calls keep their recorded cost
     task = Task.from_dict(state["task"])
-    box = _build(task, run, provider, ledger, opts)
+    box = _build(task, scorer_for(task), run, provider, ledger, opts)
     return Agent.resume(state, provider, box, ledger, opts.budget, opts.on_event)
 
 
-def preview_prompts(task: Task) -> tuple[str, str]:
+def preview_prompts(task: Task, scorer: Scorer) -> tuple[str, str]:
     """(system prompt, task prompt) exactly as a run would send them; needs no model or key."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="specula-preview-") as tmp:
         run = RunDir.create(Path(tmp), {"name": task.name})
-        box = Toolbox(Session(task, run))
+        box = Toolbox(Session(task, run), Scoring(scorer))
         return render("system.md"), initial_prompt(box)

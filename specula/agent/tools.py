@@ -24,7 +24,7 @@ from specula.agent.declare import Tool, ToolError, collect, tool
 from specula.agent.evaluate import PHASES, Evaluation, Scoring, phase_names
 from specula.agent.messages import ToolCall, ToolSpec
 from specula.agent.rundir import RunDir
-from specula.agent.task import Task
+from specula.tasks import Task
 from specula.errors import SpeculaError
 
 __all__ = ["ToolError", "Finish", "Session", "Toolbox", "Tool", "TOOLS", "TOOL_SPECS", "tool_named", "MAX_RESULT"]
@@ -73,15 +73,15 @@ class Session:
                 setattr(self, k, state[k])
         if self.version:
             d = self.run.spec_dir(self.version)
-            self.tla = (d / f"{self.task.module}.tla").read_text(encoding="utf-8")
-            self.cfg = (d / f"{self.task.module}.cfg").read_text(encoding="utf-8")
+            self.tla = (d / f"{self.task.spec_module}.tla").read_text(encoding="utf-8")
+            self.cfg = (d / f"{self.task.spec_module}.cfg").read_text(encoding="utf-8")
         card = self.run.path / f"scorecard-{self.evaluations}.json"
         if self.evaluations and card.is_file():  # the last evaluation, for show_window / show_counterexample
             self.last = Evaluation.from_dict(self.run.read_json(card.name))
 
     def spec_paths(self) -> tuple[Path, Path]:
         d = self.run.spec_dir(self.version)
-        return d / f"{self.task.module}.tla", d / f"{self.task.module}.cfg"
+        return d / f"{self.task.spec_module}.tla", d / f"{self.task.spec_module}.cfg"
 
 
 def clip(text: str, limit: int = MAX_RESULT) -> str:
@@ -93,10 +93,10 @@ def clip(text: str, limit: int = MAX_RESULT) -> str:
 class Toolbox:
     """Dispatches tool calls for one session."""
 
-    def __init__(self, session: Session, scoring: Scoring | None = None,
+    def __init__(self, session: Session, scoring: Scoring,
                  on_evaluation: Callable[[Evaluation], None] | None = None) -> None:
         self.s = session
-        self.scoring = scoring or Scoring(session.task)
+        self.scoring = scoring
         self._on_evaluation = on_evaluation
         self._index: Any = None
 
@@ -140,14 +140,14 @@ class Toolbox:
 
     def _short_paths(self, text: str) -> str:
         """Paths relative to the run directory (spec versions) and the repository."""
-        for root in (self.s.run.path.resolve(), self.s.task.repo.resolve()):
+        for root in (self.s.run.path.resolve(), self.s.task.code_dir.resolve()):
             text = text.replace(str(root) + "/", "")
         return text
 
     # -- files and code
     def _resolve(self, path: str) -> Path:
         raw = Path(path)
-        roots = [self.s.task.repo.resolve(), self.s.run.path.resolve()]
+        roots = [self.s.task.code_dir.resolve(), self.s.run.path.resolve()]
         candidates = [raw] if raw.is_absolute() else [roots[0] / raw, roots[1] / raw]
         for c in candidates:
             p = c.resolve()
@@ -166,7 +166,7 @@ class Toolbox:
         return any(p == h or h in p.parents for h in self.s.task.hidden)
 
     def _source_files(self, under: Path | None = None) -> list[Path]:
-        root = (under or self.s.task.repo).resolve()
+        root = (under or self.s.task.code_dir).resolve()
         if root.is_file():
             return [root]
         out: list[Path] = []
@@ -179,7 +179,7 @@ class Toolbox:
 
     def _rel(self, p: Path) -> str:
         try:
-            return str(p.resolve().relative_to(self.s.task.repo.resolve()))
+            return str(p.resolve().relative_to(self.s.task.code_dir.resolve()))
         except ValueError:
             return str(p)
 
@@ -194,9 +194,9 @@ class Toolbox:
             opts = IndexOptions(always_include=tuple(self.s.task.source_files),
                                 exclude=tuple(self._rel(h) for h in self.s.task.hidden))
             try:
-                self._index = index_repo(self.s.task.repo, opts)
+                self._index = index_repo(self.s.task.code_dir, opts)
             except SpeculaError as exc:
-                raise ToolError(f"the code index of {self.s.task.repo} could not be built: {exc}") from None
+                raise ToolError(f"the code index of {self.s.task.code_dir} could not be built: {exc}") from None
         return self._index
 
     def _visible(self, text: str) -> str:
@@ -218,7 +218,7 @@ class Toolbox:
         from specula.code import repo_map
 
         focus = " ".join(x for x in (focus, self.s.task.focus) if x)
-        m = repo_map(self._code_index(), focus=focus, budget=budget, names=self.s.task.required_actions,
+        m = repo_map(self._code_index(), focus=focus, budget=budget, names=self.s.task.target_actions,
                      files=self.s.task.source_files)
         return self._visible(m.text)
 
@@ -294,12 +294,12 @@ class Toolbox:
     def _check_guard_rails(self, tla: str) -> list[str]:
         problems: list[str] = []
         module = specedit.module_name(tla)
-        if module != self.s.task.module:
-            problems.append(f"the module must be named {self.s.task.module!r} "
-                            f"(found {module!r}): '---- MODULE {self.s.task.module} ----'")
+        if module != self.s.task.spec_module:
+            problems.append(f"the module must be named {self.s.task.spec_module!r} "
+                            f"(found {module!r}): '---- MODULE {self.s.task.spec_module} ----'")
         defs = {d.name: d for d in specedit.definitions(tla)}
         nxt = defs.get("Next")
-        for action in self.s.task.required_actions:
+        for action in self.s.task.target_actions:
             d = defs.get(action)
             if d is None:
                 problems.append(f"required action {action} is not defined (define it with exactly this name)")
@@ -309,10 +309,10 @@ class Toolbox:
                 problems.append(f"required action {action} may not be reduced to {body!r}")
             if nxt is not None and not re.search(rf"\b{re.escape(action)}\b", nxt.text):
                 problems.append(f"required action {action} must be a disjunct of Next")
-        if nxt is None and self.s.task.required_actions:
+        if nxt is None and self.s.task.target_actions:
             problems.append("the spec must define Next (a disjunction of the required actions) and Spec")
         for name in self._invariant_names():
-            if name in defs and name not in self.s.task.required_actions:
+            if name in defs and name not in self.s.task.target_actions:
                 problems.append(f"{name} is an invariant phase 4 checks; the spec may not define it (phase 4 adds "
                                 "its own definition)")
         return problems
@@ -331,7 +331,7 @@ class Toolbox:
             raise ToolError("spec not saved:\n- " + "\n- ".join(problems))
         self.s.version += 1
         self.s.tla, self.s.cfg = tla, cfg
-        tla_path, _ = self.s.run.save_spec(self.s.version, self.s.task.module, tla, cfg)
+        tla_path, _ = self.s.run.save_spec(self.s.version, self.s.task.spec_module, tla, cfg)
         self.s.run.append_transcript({"event": "spec", "version": self.s.version, "how": how,
                                       "path": str(tla_path.relative_to(self.s.run.path))})
         notes = []
@@ -386,7 +386,7 @@ class Toolbox:
                 raise ToolError(f"no definition {name!r}; definitions: {', '.join(specedit.defined_names(self.s.tla))}")
             return specedit.with_line_numbers(d.text, d.start + 1)
         return (f"version {self.s.version}\n{specedit.with_line_numbers(self.s.tla)}\n\n"
-                f"--- {self.s.task.module}.cfg\n{self.s.cfg}")
+                f"--- {self.s.task.spec_module}.cfg\n{self.s.cfg}")
 
     # -- phases
     def windows(self) -> list[Any]:
@@ -540,7 +540,7 @@ class Toolbox:
         for w in ws:
             counts[w.action] = counts.get(w.action, 0) + 1
         lines = [f"{len(ws)} windows; per action: " + ", ".join(f"{a} {c}" for a, c in sorted(counts.items()))]
-        missing = [a for a in self.s.task.required_actions if a not in counts]
+        missing = [a for a in self.s.task.target_actions if a not in counts]
         if missing:
             lines.append("required actions without windows (trace names may differ; see read_mapping): "
                          + ", ".join(missing))

@@ -72,15 +72,10 @@ class WorkspaceToolbox(Toolbox):
         from specula.traces.render import render_conformance
 
         spec, cfg_path = self._current()
-        if not self.s.task.traces:
+        files = self.s.task.trace_paths()
+        if not files:
             raise ToolError("this task has no traces to validate against")
-        files = [p for p in self.s.task.traces if p.is_file()]
-        dirs = [p for p in self.s.task.traces if p.is_dir()]
-        for d in dirs:
-            from specula.traces import find_trace_files
-
-            files += find_trace_files(d)
-        targets = [action] if action else (list(self.s.task.required_actions) or None)
+        targets = [action] if action else (list(self.s.task.target_actions) or None)
         res = validate_files(spec, cfg_path, files, None, self.s.task.mapping, targets=targets,
                              whole_trace=whole_trace)
         buf = io.StringIO()

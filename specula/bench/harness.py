@@ -24,22 +24,13 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from specula.errors import ConfigError, HarnessError, InputError
+from specula.tasks import Task, list_tasks, load_task
 
-__all__ = [
-    "HarnessSpec",
-    "SystemTask",
-    "default_systems_dir",
-    "discover_systems",
-    "load_system",
-    "run_harness",
-    "trace_file_name",
-]
+__all__ = ["run_harness", "trace_file_name", "harness_systems"]
 
-DEFAULT_TIMEOUT = 300.0
 IMPL_COVERAGE_FILE = "impl-coverage.json"  # = specula.coverage.IMPL_COVERAGE_FILE (kept import-free here)
 
 
@@ -48,129 +39,22 @@ def trace_file_name(index: int) -> str:
     return f"trace-{index:03d}.ndjson"
 
 
-def default_systems_dir() -> Path:
-    """``benchmarks/systems`` of this checkout (or ``$SPECULA_SYSTEMS_DIR``)."""
-    env = os.environ.get("SPECULA_SYSTEMS_DIR")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "benchmarks" / "systems"
+def harness_systems(systems_dir: Path | None = None) -> dict[str, Task]:
+    """The bundled tasks that have a harness, by task name (sorted)."""
+    return {t.name: t for t in list_tasks(systems_dir=systems_dir) if t.harness is not None}
 
 
-@dataclass(frozen=True)
-class HarnessSpec:
-    command: tuple[str, ...]
-    build: tuple[tuple[str, ...], ...] = ()
-    timeout: float = DEFAULT_TIMEOUT
-    # option -> values `bench traces --until-coverage` may try ({"--steps": ("150", "300")})
-    explore: tuple[tuple[str, tuple[str, ...]], ...] = ()
-
-
-@dataclass(frozen=True)
-class SystemTask:
-    name: str
-    dir: Path
-    task_file: Path
-    harness: HarnessSpec | None
-    fields: dict = field(default_factory=dict, compare=False, hash=False)
-
-    @property
-    def spec_module(self) -> str:
-        return str(self.fields.get("specModule", self.name))
-
-    @property
-    def target_actions(self) -> list[str]:
-        wv = self.fields.get("wv") or {}
-        return list(wv.get("target_actions") or [])
-
-    def path(self, key: str) -> Path | None:
-        """Resolve a relative path field of task.yaml (``traces``, ``mapping``, ``invariants``)."""
-        value = self.fields.get(key)
-        return self.dir / str(value) if value else None
-
-
-def _argv(value: object, task_file: Path, where: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        value = value.split()
-    if not isinstance(value, list) or not value or not all(isinstance(v, (str, int, float)) for v in value):
-        raise ConfigError(f"{where} must be a non-empty list of strings", path=str(task_file), field=where)
-    return tuple(str(v) for v in value)
-
-
-def _parse_harness(raw: object, task_file: Path) -> HarnessSpec | None:
-    if raw is None:
-        return None
-    if not isinstance(raw, dict) or "command" not in raw:
-        raise ConfigError("harness must be a mapping with a 'command'", path=str(task_file), field="harness")
-    command = _argv(raw["command"], task_file, "harness.command")
-    build_raw = raw.get("build") or []
-    if not isinstance(build_raw, list):
-        raise ConfigError("harness.build must be a list of argv lists", path=str(task_file), field="harness.build")
-    build = tuple(_argv(step, task_file, f"harness.build[{i}]") for i, step in enumerate(build_raw))
-    timeout = raw.get("timeout", DEFAULT_TIMEOUT)
-    if not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise ConfigError("harness.timeout must be a positive number", path=str(task_file), field="harness.timeout")
-    explore_raw = raw.get("explore") or {}
-    if not isinstance(explore_raw, dict) or not all(isinstance(v, list) and v for v in explore_raw.values()):
-        raise ConfigError("harness.explore must map options to non-empty lists of values", path=str(task_file),
-                          field="harness.explore")
-    explore = tuple((str(k), tuple(str(x) for x in v)) for k, v in explore_raw.items())
-    return HarnessSpec(command=command, build=build, timeout=float(timeout), explore=explore)
-
-
-def load_system(system_dir: Path) -> SystemTask:
-    """Read one system's ``task.yaml``."""
-    import yaml
-
-    task_file = Path(system_dir) / "task.yaml"
-    try:
-        text = task_file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read task file: {exc.strerror}", path=str(task_file)) from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError.from_yaml(exc, str(task_file)) from None
-    if not isinstance(data, dict):
-        raise ConfigError("task.yaml must be a mapping", path=str(task_file))
-    name = str(data.get("name") or Path(system_dir).name)
-    return SystemTask(
-        name=name,
-        dir=Path(system_dir),
-        task_file=task_file,
-        harness=_parse_harness(data.get("harness"), task_file),
-        fields=data,
-    )
-
-
-def discover_systems(systems_dir: Path | None = None) -> dict[str, SystemTask]:
-    """Every ``<systems_dir>/*/task.yaml``, by task name (sorted)."""
-    base = Path(systems_dir) if systems_dir is not None else default_systems_dir()
-    found: dict[str, SystemTask] = {}
-    if not base.is_dir():
-        return found
-    for task_file in sorted(base.glob("*/task.yaml")):
-        task = load_system(task_file.parent)
-        found[task.name] = task
-    return found
-
-
-def _resolve(system: str | SystemTask, systems_dir: Path | None) -> SystemTask:
-    if isinstance(system, SystemTask):
+def _resolve(system: str | Task, systems_dir: Path | None) -> Task:
+    if isinstance(system, Task):
         return system
-    path = Path(system)
-    if (path / "task.yaml").is_file():
-        return load_system(path)
-    systems = discover_systems(systems_dir)
-    if system in systems:
-        return systems[system]
-    by_dir = {t.dir.name: t for t in systems.values()}
-    if system in by_dir:
-        return by_dir[system]
-    known = ", ".join(sorted(systems)) or "none"
-    raise InputError(f"unknown system {system!r} (known: {known})")
+    try:
+        return load_task(system, systems_dir=systems_dir)
+    except InputError:
+        known = ", ".join(sorted(harness_systems(systems_dir))) or "none"
+        raise InputError(f"unknown system {system!r} (known: {known})") from None
 
 
-def _build_dir(task: SystemTask) -> Path:
+def _build_dir(task: Task) -> Path:
     """A per-system, per-source-version scratch directory outside the repository."""
     digest = hashlib.sha256(str(task.dir.resolve()).encode()).hexdigest()[:12]
     base = Path(os.environ.get("SPECULA_BUILD_DIR") or Path(tempfile.gettempdir()) / "specula-build")
@@ -190,7 +74,7 @@ def _expand(argv: tuple[str, ...], subs: dict[str, str]) -> list[str]:
     return out
 
 
-def _run(argv: list[str], cwd: Path, timeout: float, task: SystemTask, stage: str) -> None:
+def _run(argv: list[str], cwd: Path, timeout: float, task: Task, stage: str) -> None:
     try:
         proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except FileNotFoundError:
@@ -222,7 +106,7 @@ def _check_trace(path: Path) -> None:
 
 
 def run_harness(
-    system: str | SystemTask,
+    system: str | Task,
     runs: int,
     seed: int,
     out_dir: Path,
@@ -237,7 +121,7 @@ def run_harness(
     fault rates). ``impl_coverage`` runs a Python harness under ``specula.bench.pycov``, which
     writes the implementation branches reached to ``DIR/impl-coverage.json``.
 
-    ``system`` is a task name, a system directory, or a loaded SystemTask.
+    ``system`` is a task name, a system directory, or a loaded Task.
     """
     if runs < 1:
         raise InputError(f"--runs must be at least 1, got {runs}")

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from specula.bench.tasks import Task
 from specula.phases import (
     EvalInputs,
     InvariantDef,
@@ -23,8 +22,9 @@ from specula.phases import (
     load_translations,
     translate_static,
 )
+from specula.tasks import Task
 
-__all__ = ["TaskData", "task_data", "eval_spec", "find_specs", "eval_spec_dir"]
+__all__ = ["TaskData", "TaskScorer", "task_data", "eval_spec", "find_specs", "eval_spec_dir", "eval_one"]
 
 
 @dataclass
@@ -46,7 +46,7 @@ def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequenc
     from specula.traces import cut_windows
     from specula.traces.pgo import is_tracelink_run, read_tracelink_run
 
-    files = list(trace_paths) or (task.window_files + task.trace_files() + task.tracelink_runs())
+    files = list(trace_paths) or task.trace_paths()
     issues: list[Any] = []
     windows: list[Any] | None = None
     if files:
@@ -70,6 +70,7 @@ def eval_spec(
     data: TaskData | None = None,
     translations: Path | None = None,
     invariant_defs: Sequence[InvariantDef] | None = None,
+    untranslated: Sequence[InvariantTemplate] = (),
     runtime: RuntimeSettings = RuntimeSettings(),
     invariant_seconds: float = 60.0,
     only: Sequence[str] = (),
@@ -80,7 +81,7 @@ def eval_spec(
     ``coverage`` also measures how many of the spec's actions and branches the scored windows
     exercise (``card.meta["coverage"]``, shown beside conformance)."""
     data = data or task_data(task)
-    untranslated: list[InvariantTemplate] = []
+    untranslated = list(untranslated)
     if invariant_defs is None:
         given = load_translations(translations or task.translations) if (translations or task.translations) else None
         defs: list[InvariantDef] = []
@@ -97,7 +98,7 @@ def eval_spec(
             mapping=data.mapping,
             invariant_defs=list(invariant_defs),
             untranslated=untranslated,
-            target_actions=task.target_actions,
+            target_actions=list(task.target_actions),
             runtime=runtime,
             invariant_seconds=invariant_seconds,
             only=only,
@@ -119,6 +120,29 @@ def eval_spec(
     return card
 
 
+@dataclass
+class TaskScorer:
+    """The scorer a modeling agent receives: the task's phase inputs read once, and the four
+    phases with the cascade on a spec (the same code as ``specula eval``)."""
+
+    task: Task
+    runtime: RuntimeSettings = field(default_factory=RuntimeSettings)
+    invariant_seconds: float = 60.0
+    _data: TaskData | None = field(default=None, repr=False)
+
+    def data(self) -> TaskData:
+        if self._data is None:
+            self._data = task_data(self.task)
+        return self._data
+
+    def score(self, spec: Path, cfg: Path | None = None, *, only: Sequence[str] = (),
+              invariant_defs: Sequence[InvariantDef] | None = None,
+              untranslated: Sequence[InvariantTemplate] = ()) -> Scorecard:
+        return eval_spec(spec, self.task, cfg, data=self.data(), invariant_defs=invariant_defs,
+                         untranslated=untranslated, runtime=self.runtime,
+                         invariant_seconds=self.invariant_seconds, only=only)
+
+
 def find_specs(spec_dir: Path, task: Task) -> list[tuple[int, Path]]:
     """Specs for ``task`` under ``spec_dir``: ``<dir>/<task>/<Module>.tla`` (run 1) or
     ``<dir>/<task>/<run>/<Module>.tla`` (runs numbered in sorted folder order)."""
@@ -132,6 +156,19 @@ def find_specs(spec_dir: Path, task: Task) -> list[tuple[int, Path]]:
     return [(i, d / module) for i, d in enumerate(runs, 1)]
 
 
+def eval_one(spec: Path, task: Task, entry: str, run: int, runtime: RuntimeSettings = RuntimeSettings(),
+             invariant_seconds: float = 60.0) -> Any:
+    """Score one spec (one job of ``bench eval``): its scorecard beside it, its record returned."""
+    from specula.bench.results import RunRecord
+
+    card = eval_spec(spec, task, spec.with_suffix(".cfg"), runtime=runtime, invariant_seconds=invariant_seconds)
+    card_path = spec.with_name(spec.stem + ".scorecard.json")
+    card_path.write_text(card.to_json() + "\n", encoding="utf-8")
+    return RunRecord(entry=entry, task=task.name, run=run, overall=card.overall,
+                     scores={p: card.score(p) for p in ("syntax", "runtime", "conformance", "invariants")},
+                     spec=str(spec), scorecard=str(card_path))
+
+
 def eval_spec_dir(
     spec_dir: Path,
     tasks: Sequence[Task],
@@ -140,32 +177,29 @@ def eval_spec_dir(
     runtime: RuntimeSettings = RuntimeSettings(),
     invariant_seconds: float = 60.0,
     on_record: Callable[[Any], None] | None = None,
+    executor: Any = None,
+    on_progress: Callable[[Any], None] | None = None,
+    on_failure: Callable[[tuple[Any, ...], str], None] | None = None,
 ) -> list[Any]:
-    """Score every spec found for ``tasks`` and append a record per (task, run) not yet stored."""
-    from specula.bench.results import RunRecord
+    """Score every spec found for ``tasks`` and append a record per (task, run) not yet stored.
+    Specs are scored by ``executor`` (default: one at a time here); this process alone writes the
+    store, so a campaign interrupted anywhere resumes without redoing or doubling a record."""
+    from specula.bench.executors import Job, LocalExecutor, Progress
 
+    jobs = [Job((entry, task.name, run), eval_one, (spec, task, entry, run, runtime, invariant_seconds))
+            for task in tasks for run, spec in find_specs(spec_dir, task) if not store.has(entry, task.name, run)]
+    ex = executor or LocalExecutor()
     out = []
-    for task in tasks:
-        data = None
-        for run, spec in find_specs(spec_dir, task):
-            if store.has(entry, task.name, run):
-                continue
-            data = data or task_data(task)
-            card = eval_spec(spec, task, spec.with_suffix(".cfg"), data=data, runtime=runtime,
-                             invariant_seconds=invariant_seconds)
-            card_path = spec.with_name(spec.stem + ".scorecard.json")
-            card_path.write_text(card.to_json() + "\n", encoding="utf-8")
-            rec = RunRecord(
-                entry=entry,
-                task=task.name,
-                run=run,
-                overall=card.overall,
-                scores={p: card.score(p) for p in ("syntax", "runtime", "conformance", "invariants")},
-                spec=str(spec),
-                scorecard=str(card_path),
-            )
-            store.append(rec)
-            out.append(rec)
-            if on_record:
-                on_record(rec)
+    for done in ex.run(jobs, Progress(executor=ex.name), on_progress):
+        if done.error is not None or done.result is None:
+            if on_failure:  # that spec's failure; the others are still scored
+                on_failure(done.job.key, done.error or "no result")
+            continue
+        rec = done.result
+        if store.has(rec.entry, rec.task, rec.run):  # never counted twice
+            continue
+        store.append(rec)
+        out.append(rec)
+        if on_record:
+            on_record(rec)
     return out

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from specula.bench.harness import IMPL_COVERAGE_FILE, SystemTask, _resolve, run_harness, trace_file_name
+from specula.bench.harness import IMPL_COVERAGE_FILE, _resolve, run_harness, trace_file_name
+from specula.tasks import Task
 
 __all__ = ["SteerRound", "SteerResult", "until_coverage"]
 
@@ -76,7 +77,7 @@ class SteerResult:
         return "\n".join(out)
 
 
-def _configs(task: SystemTask) -> list[dict[str, str]]:
+def _configs(task: Task) -> list[dict[str, str]]:
     explore = task.harness.explore if task.harness else ()
     if not explore:
         return [{}]
@@ -94,7 +95,7 @@ def _pick(configs: list[dict[str, str]], gains: dict[int, list[int]]) -> int:
     return max(range(len(configs)), key=lambda i: (gains[i][-1], -len(gains[i])))
 
 
-def until_coverage(system: str | SystemTask, out_dir: Path, *, seed: int = 0, batch: int = 3, patience: int = 2,
+def until_coverage(system: str | Task, out_dir: Path, *, seed: int = 0, batch: int = 3, patience: int = 2,
                    max_rounds: int = 12, spec: Path | None = None, cfg: Path | None = None,
                    mapping: Path | None = None, systems_dir: Path | None = None,
                    on_round: Callable[[SteerRound], None] | None = None) -> SteerResult:

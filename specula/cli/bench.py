@@ -60,11 +60,11 @@ def bench_list(
     json_out: bool = JsonOpt,
 ) -> None:
     """List benchmark tasks: language, files, required actions, traces, what is missing."""
-    from specula.bench.tasks import list_tasks
+    from specula.tasks import list_tasks
 
     tasks = list_tasks(sysmobench)
     if json_out:
-        print_json({"schema": "specula.bench.tasks/1", "tasks": [t.to_dict() for t in tasks]})
+        print_json({"schema": "specula.bench.tasks/1", "tasks": [t.summary() for t in tasks]})
         return
     from rich.table import Table
 
@@ -91,7 +91,7 @@ def bench_eval(
     """Score existing specs (another tool's output, say) without an LLM; results are resumable."""
     from specula.bench.results import ResultStore
     from specula.bench.scoring import eval_spec_dir
-    from specula.bench.tasks import list_tasks, load_task
+    from specula.tasks import list_tasks, load_task
     from specula.phases import RuntimeSettings
 
     from specula.errors import InputError
@@ -137,7 +137,7 @@ def bench_run(
     from specula.agent.ledger import parse_budget
     from specula.bench.results import ResultStore
     from specula.bench.runner import BenchPlan, run_bench
-    from specula.bench.tasks import list_tasks, load_task
+    from specula.tasks import list_tasks, load_task
 
     chosen = [load_task(t, sysmobench) for t in tasks] if tasks else list_tasks(sysmobench)
     plan = BenchPlan(tasks=chosen, model=model, runs=runs, jobs=jobs, runs_dir=runs_dir,
@@ -177,7 +177,7 @@ def leaderboard(
     """Rank entries with SysMoBench's aggregation (best of N per task, mean over the whole suite)."""
     from specula.bench.leaderboard import build_leaderboard, render_html_board, render_markdown, render_table
     from specula.bench.results import ResultStore
-    from specula.bench.tasks import list_tasks
+    from specula.tasks import list_tasks
     from specula.errors import InputError
 
     output_file(out, "--out")

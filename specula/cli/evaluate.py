@@ -41,7 +41,7 @@ def eval_cmd(
 ) -> None:
     """Score SPEC on all four SysMoBench phases for TASK (no LLM needed)."""
     from specula.bench.scoring import eval_spec, task_data
-    from specula.bench.tasks import load_task
+    from specula.tasks import load_task
     from specula.errors import InputError
     from specula.phases import RuntimeSettings
 

@@ -31,7 +31,7 @@ def mcp_cmd(
 ) -> None:
     """Serve the modeling agent's tools (and model checking, trace validation) over MCP, on stdio by default.
     Every session is a run directory, like `specula model`'s."""
-    from specula.agent.task import load_task
+    from specula.tasks import load_target, with_code, with_overrides
     from specula.errors import InputError
     from specula.mcp.server import open_workspace, parse_hostport, serve_http, serve_stdio, stderr_log
 
@@ -40,10 +40,9 @@ def mcp_cmd(
     where = parse_hostport(http) if http else None
     task = None
     if not resume:
-        task = load_task(target, module=module, actions=action, traces=[str(t) for t in traces or []],
-                         mapping=str(mapping) if mapping else None,
-                         invariants=str(invariants) if invariants else None,
-                         sysmobench=str(sysmobench) if sysmobench else None)
+        task = load_target(target, module=module, sysmobench=sysmobench)
+        task = with_code(with_overrides(task, module=module, actions=action, traces=traces, mapping=mapping,
+                                        invariants=invariants))
     runtime, inv_seconds = quick_runtime() if quick else (None, 60.0)
     ws, instructions = open_workspace(task, resume=resume, runs_dir=runs_dir, spec=spec, cfg=cfg, entry=entry,
                                       results=results, runtime=runtime, invariant_seconds=inv_seconds,

@@ -38,7 +38,9 @@ def model_cmd(
     """Model a system in TLA+ with an LLM agent that runs the four phases as tools and refines the spec."""
     from specula.agent.ledger import parse_budget
     from specula.agent.session import DEFAULT_BUDGET, DEFAULT_MODEL, RunOptions, resume_run, start_run
-    from specula.agent.task import load_task
+    from specula.bench.scoring import TaskScorer
+    from specula.phases import RuntimeSettings
+    from specula.tasks import load_target, with_code, with_overrides
     from specula.errors import InputError
 
     if not target and not resume:
@@ -51,30 +53,34 @@ def model_cmd(
     opts = RunOptions(model=model or DEFAULT_MODEL, runs_dir=runs_dir, stream=stream,
                       retry=RetryPolicy(attempts=retries, initial=0.2 if retries <= 2 else 1.0),
                       translate_with_model=not no_translate, on_event=view.on_event)
+    settings, invariant_seconds = RuntimeSettings(), 60.0
     if quick:
-        opts.runtime, opts.invariant_seconds = quick_runtime()
+        settings, invariant_seconds = quick_runtime()
+
+    def scorer_for(task):
+        return TaskScorer(task, settings, invariant_seconds)
+
     if resume:
         opts.budget = parse_budget(budget) if budget else None
-        agent = resume_run(resume, opts, model=model)
+        agent = resume_run(resume, opts, scorer_for, model=model)
     else:
         opts.budget = parse_budget(budget, DEFAULT_BUDGET)
         text = guidance.read_text(encoding="utf-8") if guidance and guidance.is_file() else ""
         if guidance and not guidance.is_file():
             raise InputError("guidance file not found", str(guidance))
-        task = load_task(target, module=module, actions=action, traces=[str(t) for t in traces or []],
-                         mapping=str(mapping) if mapping else None,
-                         invariants=str(invariants) if invariants else None, focus=focus, guidance=text,
-                         sysmobench=str(sysmobench) if sysmobench else None, repo=repo)
+        task = load_target(target, module=module, sysmobench=sysmobench)
+        task = with_code(with_overrides(task, module=module, actions=action, traces=traces, mapping=mapping,
+                                        invariants=invariants, focus=focus, guidance=text), repo)
         if print_prompt:
             from specula.agent.session import preview_prompts
 
-            system, prompt = preview_prompts(task)
+            system, prompt = preview_prompts(task, scorer_for(task))
             if json_out:
                 print_json({"system": system, "task": prompt})
             else:
                 sys.stdout.write(f"=== system prompt\n{system}\n=== task prompt\n{prompt}")
             raise typer.Exit(0)
-        agent = start_run(task, opts)
+        agent = start_run(task, opts, scorer_for(task))
     if json_out:
         outcome = agent.run()
         print_json(outcome.to_dict())

@@ -31,7 +31,7 @@ def session_cmd(
     the scorecard, failing windows and counterexamples; commands to run phases, edit, guide, approve or reject."""
     from specula.agent.ledger import parse_budget
     from specula.agent.rundir import RunDir
-    from specula.agent.task import load_task
+    from specula.tasks import load_target, with_code, with_overrides
     from specula.session import SessionApp, open_session
 
     runtime, inv_seconds = quick_runtime() if quick else (None, 60.0)
@@ -44,7 +44,7 @@ def session_cmd(
     else:
         from specula.agent.session import DEFAULT_BUDGET
 
-        task = load_task(target, module=module, sysmobench=str(sysmobench) if sysmobench else None)
+        task = with_code(with_overrides(load_target(target, module=module, sysmobench=sysmobench), module=module))
         ctl = open_session(task, budget=parse_budget(budget, DEFAULT_BUDGET), **common)
     try:
         SessionApp(ctl, start_agent=agent).run()

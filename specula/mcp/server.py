@@ -94,8 +94,8 @@ def record(agent: Agent, entry: str, results: Path, status: str, reason: str) ->
     store = ResultStore(results)
     task = agent.session.task
     n = 1 + max((r.run for r in store.records() if r.entry == entry and r.task == task.name), default=0)
-    rec = record_of_run(entry, task.name, task.module, n, agent.session.run.path, None, agent.budget.to_dict(),
-                        None, None, status, reason)
+    rec = record_of_run(entry, task, n, agent.session.run.path, None, agent.budget.to_dict(), None, None, status,
+                        reason, agent.toolbox.scoring.scorer)
     store.append(rec)
     return rec
 
@@ -203,9 +203,14 @@ def open_workspace(task: Any = None, *, resume: str | Path | None = None, runs_d
     from specula.agent.workspace import WorkspaceToolbox
     from specula.errors import InputError
 
-    opts = RunOptions(model=None, runs_dir=runs_dir, face="mcp", toolbox=WorkspaceToolbox, runtime=runtime,
-                      invariant_seconds=invariant_seconds)
-    agent = resume_run(resume, opts, manual=True) if resume else start_run(task, opts)
+    from specula.bench.scoring import TaskScorer
+    from specula.phases import RuntimeSettings
+
+    def scorer_for(t: Any) -> Any:
+        return TaskScorer(t, runtime or RuntimeSettings(), invariant_seconds)
+
+    opts = RunOptions(model=None, runs_dir=runs_dir, face="mcp", toolbox=WorkspaceToolbox)
+    agent = resume_run(resume, opts, scorer_for, manual=True) if resume else start_run(task, opts, scorer_for(task))
     ws = Workspace(agent, entry=entry, results=results, log=log)
     if spec is not None:
         cfg = cfg or spec.with_suffix(".cfg")

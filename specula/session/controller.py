@@ -171,7 +171,7 @@ class Controller:
         self.tool("write_spec", {"tla": tla, "cfg": cfg})
 
     def revert(self, version: int) -> None:
-        run, module = self.agent.session.run, self.agent.session.task.module
+        run, module = self.agent.session.run, self.agent.session.task.spec_module
         if not 1 <= version <= self.agent.session.version:
             raise InputError(f"no spec version {version} (versions 1..{self.agent.session.version})")
         d = run.spec_dir(version)
@@ -260,8 +260,8 @@ class Controller:
         s = self.agent.session
         d = s.run.spec_dir(version)
         try:
-            return ((d / f"{s.task.module}.tla").read_text(encoding="utf-8"),
-                    (d / f"{s.task.module}.cfg").read_text(encoding="utf-8"))
+            return ((d / f"{s.task.spec_module}.tla").read_text(encoding="utf-8"),
+                    (d / f"{s.task.spec_module}.cfg").read_text(encoding="utf-8"))
         except OSError:
             raise InputError(f"no spec version {version}") from None
 
@@ -275,15 +275,13 @@ class Controller:
 def mutant_spec(task: Any, name: str) -> tuple[str, str]:
     """A bundled task's mutant (by name) as text with the task's module name, and the reference cfg.
     For the person at the workbench only: the agent never sees mutants."""
-    from specula.bench.tasks import load_task as bench_task
-
-    bt = bench_task(task.name)
+    bt = task  # the one Task: its mutants are listed with it
     base = Path(bt.dir)
     names = {Path(m["spec"]).stem: base / m["spec"] for m in bt.mutants if "spec" in m}
     if name not in names:
         raise InputError(f"task {task.name} has no mutant {name!r}; mutants: {', '.join(names) or 'none'}")
     text = names[name].read_text(encoding="utf-8")
-    text = re.sub(r"^(-+\s*MODULE\s+)\w+", lambda m: m.group(1) + task.module, text, count=1, flags=re.M)
+    text = re.sub(r"^(-+\s*MODULE\s+)\w+", lambda m: m.group(1) + task.spec_module, text, count=1, flags=re.M)
     cfg_path = bt.reference_cfg or names[name].with_suffix(".cfg")
     cfg = Path(cfg_path).read_text(encoding="utf-8") if cfg_path and Path(cfg_path).is_file() else ""
     return text, cfg

@@ -55,9 +55,14 @@ def open_session(task: Any = None, *, run: str | Path | None = None, model: str 
     env = dict(os.environ) if env is None else dict(env)
     relay = _Relay()
     extra = {"retry": retry} if retry is not None else {}
-    opts = RunOptions(model=None, runs_dir=runs_dir, budget=budget, stream=stream, runtime=runtime,
-                      invariant_seconds=invariant_seconds, env=env, face="session", toolbox=WorkspaceToolbox,
-                      on_event=relay, **extra)
+    from specula.bench.scoring import TaskScorer
+    from specula.phases import RuntimeSettings
+
+    def scorer_for(t: Any) -> Any:
+        return TaskScorer(t, runtime or RuntimeSettings(), invariant_seconds)
+
+    opts = RunOptions(model=None, runs_dir=runs_dir, budget=budget, stream=stream, env=env, face="session",
+                      toolbox=WorkspaceToolbox, on_event=relay, **extra)
     if run is not None:
         import yaml
 
@@ -66,10 +71,10 @@ def open_session(task: Any = None, *, run: str | Path | None = None, model: str 
         probe = RunDir.open(run, runs_dir)
         asked = yaml.safe_load((probe.path / "task.yaml").read_text(encoding="utf-8")) or {}
         chosen = pick_model(model, asked.get("model"), env)
-        agent = resume_run(probe.path, opts, model=chosen, manual=chosen is None)
+        agent = resume_run(probe.path, opts, scorer_for, model=chosen, manual=chosen is None)
     else:
         opts.model = pick_model(model, None, env)
-        agent = start_run(task, opts)
+        agent = start_run(task, opts, scorer_for(task))
     ctl = Controller(agent, confirm=confirm)
     relay.target = ctl._emit
     if spec is not None or mutant is not None:

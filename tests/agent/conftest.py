@@ -6,6 +6,9 @@ import pytest
 
 from scripted_server import ScriptedServer  # noqa: F401  (re-exported for tests)
 from specula.agent.providers import RetryPolicy, make_provider
+from specula.agent.session import resume_run, start_run
+from specula.bench.scoring import TaskScorer
+from specula.tasks import load_target, with_code
 
 FAKE_ANTHROPIC_KEY = "sk-ant-FAKE-0123456789-secret"
 FAKE_OPENAI_KEY = "sk-proj-FAKE-9876543210-secret"
@@ -27,3 +30,17 @@ def provider_for(server: ScriptedServer, kind: str, stream: bool = False, retry:
 def api(request):
     """(provider kind, streaming) for the parametrized SDK tests."""
     return request.param
+
+
+def agent_task(target: str):
+    """The task as `specula model TARGET` builds it."""
+    return with_code(load_target(target))
+
+
+def start(task, opts, **scorer):
+    """A new run scored by the task's scorer (``scorer``: TaskScorer's runtime/invariant_seconds)."""
+    return start_run(task, opts, TaskScorer(task, **scorer))
+
+
+def resume(ref, opts, model=None, **scorer):
+    return resume_run(ref, opts, lambda t: TaskScorer(t, **scorer), model=model)

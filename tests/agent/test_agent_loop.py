@@ -10,8 +10,8 @@ import pytest
 from conftest import FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY, FAST_RETRY
 from scripted_server import ScriptedServer
 from specula.agent.ledger import Budget
-from specula.agent.session import RunOptions, resume_run, start_run
-from specula.agent.task import load_task
+from conftest import agent_task, resume, start
+from specula.agent.session import RunOptions
 
 SPEC = r"""---- MODULE spin ----
 EXTENDS Naturals
@@ -80,7 +80,7 @@ def test_malformed_arguments_go_back_to_the_model_and_the_loop_continues(task_di
         call("finish", {"summary": "drafted"}),
     ]
     with ScriptedServer(script) as server:
-        agent = start_run(load_task(str(task_dir)), opts(server, tmp_path, kind))
+        agent = start(agent_task(str(task_dir)), opts(server, tmp_path, kind))
         out = agent.run()
         assert out.status == "finished", out
         first = tool_results(server, 1)[-1]
@@ -112,7 +112,7 @@ def test_guard_rails(task_dir, tmp_path):
         call("finish", {"summary": "x"}),
     ]
     with ScriptedServer(script) as server:
-        out = start_run(load_task(str(task_dir)), opts(server, tmp_path)).run()
+        out = start(agent_task(str(task_dir)), opts(server, tmp_path)).run()
         results = [tool_results(server, i)[-1] for i in range(1, 10)]
     assert out.status == "finished"
     assert "required action ReleaseLock is not defined" in results[0]
@@ -134,11 +134,11 @@ def test_budget_exhaustion_then_resume_with_a_larger_budget(task_dir, tmp_path):
     script = [call("read_spec", {})] * 3 + [call("finish", {"summary": "done"})]
     with ScriptedServer(script) as server:
         o = opts(server, tmp_path, budget=Budget(iterations=2))
-        out = start_run(load_task(str(task_dir)), o).run()
+        out = start(agent_task(str(task_dir)), o).run()
         assert out.status == "budget" and out.resumable and out.iterations == 2
         assert "iteration budget" in out.reason
         o.budget = Budget(iterations=10)
-        out2 = resume_run(Path(out.run).name, o).run()
+        out2 = resume(Path(out.run).name, o).run()
         assert out2.status == "finished" and out2.iterations == 4
         assert server.remaining() == 0
     usage = json.loads((Path(out.run) / "usage.json").read_text())
@@ -148,19 +148,19 @@ def test_budget_exhaustion_then_resume_with_a_larger_budget(task_dir, tmp_path):
 def test_token_and_dollar_budgets(task_dir, tmp_path):
     script = [{**call("read_spec", {}), "usage": {"input": 600_000, "output": 10}}] * 3
     with ScriptedServer(script) as server:
-        out = start_run(load_task(str(task_dir)), opts(server, tmp_path, budget=Budget(dollars=1.0))).run()
+        out = start(agent_task(str(task_dir)), opts(server, tmp_path, budget=Budget(dollars=1.0))).run()
         assert out.status == "budget" and "dollar" in out.reason and out.iterations == 2
         assert out.cost == pytest.approx(2 * (600_000 * 1.25 + 10 * 10) / 1e6)
 
 
 def test_server_error_storm_stops_cleanly_and_the_run_resumes(task_dir, tmp_path):
     with ScriptedServer([call("write_spec", {"tla": SPEC, "cfg": CFG})] + [{"status": 500}] * 4) as server:
-        out = start_run(load_task(str(task_dir)), opts(server, tmp_path)).run()
+        out = start(agent_task(str(task_dir)), opts(server, tmp_path)).run()
         assert out.status == "provider-error" and out.resumable
         assert "gave up after 4 attempts" in out.reason
     with ScriptedServer([call("finish", {"summary": "ok"})]) as server2:
         o2 = opts(server2, tmp_path)
-        out2 = resume_run(out.run, o2, model=o2.model).run()
+        out2 = resume(out.run, o2, model=o2.model).run()
         assert out2.status == "finished"
         # the resumed conversation holds the earlier tool result
         assert any("saved spec version 1" in r for r in tool_results(server2, 0))
@@ -174,17 +174,17 @@ def test_ctrl_c_saves_and_resume_answers_the_interrupted_call(task_dir, tmp_path
     script = [call("write_spec", {"tla": SPEC, "cfg": CFG}), call("read_spec", {})]
     with ScriptedServer(script) as server:
         o = opts(server, tmp_path, on_event=interrupt)
-        out = start_run(load_task(str(task_dir)), o).run()
+        out = start(agent_task(str(task_dir)), o).run()
     assert out.status == "interrupted" and out.resumable
     state = json.loads((Path(out.run) / "state.json").read_text())
     assert state["status"] == "interrupted" and state["session"]["version"] == 1
     with ScriptedServer([call("finish", {"summary": "ok"})]) as server2:
         o2 = opts(server2, tmp_path)
-        out2 = resume_run(out.run, o2, model=o2.model).run()
+        out2 = resume(out.run, o2, model=o2.model).run()
         assert out2.status == "finished"
         assert any("not run: the run was interrupted" in r for r in tool_results(server2, 0))
     # resuming a finished run does nothing
-    assert resume_run(out.run, opts(server2, tmp_path)).run().status == "finished"
+    assert resume(out.run, opts(server2, tmp_path)).run().status == "finished"
 
 
 @pytest.mark.parametrize("kind", ["openai", "anthropic"])
@@ -193,7 +193,7 @@ def test_no_secret_in_any_run_file(task_dir, tmp_path, kind):
     script = [{"text": f"I see your key is {key}", **call("code_search", {"pattern": key})},
               {"status": 400, "message": f"invalid key {key}"}]
     with ScriptedServer(script) as server:
-        out = start_run(load_task(str(task_dir)), opts(server, tmp_path, kind)).run()
+        out = start(agent_task(str(task_dir)), opts(server, tmp_path, kind)).run()
         # the key really went over the wire as a credential
         assert key in json.dumps(server.requests[0].headers)
     assert out.status == "provider-error"
@@ -206,7 +206,7 @@ def test_a_reply_without_tool_calls_gets_a_nudge(task_dir, tmp_path):
     script = [{"text": "Let me think about the lock."}, {"text": "cut", "tool_calls": []},
               call("finish", {"summary": "ok"})]
     with ScriptedServer(script) as server:
-        out = start_run(load_task(str(task_dir)), opts(server, tmp_path)).run()
+        out = start(agent_task(str(task_dir)), opts(server, tmp_path)).run()
         assert out.status == "finished" and out.iterations == 3
         nudge = server.requests[1].body["messages"][-1]
         assert nudge["role"] == "user" and "no tool call" in nudge["content"]

@@ -14,9 +14,15 @@ from scripted_server import ScriptedServer
 from test_agent_loop import CFG, SPEC, call, opts, task_dir  # noqa: F401  (fixture)
 from specula.agent.declare import ToolError, collect, tool
 from specula.agent.rundir import RunDir
-from specula.agent.session import start_run
-from specula.agent.task import load_task
+from conftest import agent_task, start
+from specula.agent.evaluate import Scoring
+from specula.bench.scoring import TaskScorer
 from specula.agent.tools import TOOL_SPECS, TOOLS, Session, Toolbox, tool_named
+
+
+def toolbox(task_dir, tmp_path):
+    task = agent_task(str(task_dir))
+    return Toolbox(Session(task, RunDir.create(tmp_path / "runs", {"name": "x"})), Scoring(TaskScorer(task)))
 
 
 class _Demo:
@@ -102,7 +108,7 @@ def test_the_registry_lists_every_tool_of_the_toolbox_once():
 
 
 def test_a_front_end_calls_tools_by_name(task_dir, tmp_path):
-    box = Toolbox(Session(load_task(str(task_dir)), RunDir.create(tmp_path / "runs", {"name": "x"})))
+    box = toolbox(task_dir, tmp_path)
     text, err = box.invoke("write_spec", {"tla": SPEC, "cfg": CFG})
     assert not err and "saved spec version 1" in text
     text, err = box.invoke("read_spec", {"name": "ReleaseLock"})
@@ -114,14 +120,14 @@ def test_a_front_end_calls_tools_by_name(task_dir, tmp_path):
 
 def test_the_model_is_offered_exactly_the_registry(task_dir, tmp_path):
     with ScriptedServer([call("finish", {"summary": "x"})]) as server:
-        start_run(load_task(str(task_dir)), opts(server, tmp_path)).run()
+        start(agent_task(str(task_dir)), opts(server, tmp_path)).run()
         sent = server.requests[0].body["tools"]
     assert [t["function"]["name"] for t in sent] == [t.name for t in TOOLS]
     assert [t["function"]["parameters"] for t in sent] == [t.parameters for t in TOOLS]
 
 
 def test_an_indexing_failure_is_reported_not_replaced_by_a_text_search(task_dir, tmp_path):
-    box = Toolbox(Session(load_task(str(task_dir)), RunDir.create(tmp_path / "runs", {"name": "x"})))
+    box = toolbox(task_dir, tmp_path)
     shutil.rmtree(task_dir)  # the repository vanished under the run: the index cannot be built
     for name, args in (("code_map", {}), ("code_search", {"pattern": "spin"}), ("code_show", {"symbol": "spin_lock"}),
                        ("code_query", {"what": "find", "name": "spin"})):
@@ -131,7 +137,7 @@ def test_an_indexing_failure_is_reported_not_replaced_by_a_text_search(task_dir,
 
 def test_an_unknown_symbol_is_an_error_not_a_regex_guess(task_dir, tmp_path):
     (task_dir / "notes.txt").write_text("void spin_lock_slow(void) {\n}\n")  # not source the index reads
-    box = Toolbox(Session(load_task(str(task_dir)), RunDir.create(tmp_path / "runs", {"name": "x"})))
+    box = toolbox(task_dir, tmp_path)
     text, err = box.invoke("code_show", {"symbol": "spin_lock"})
     assert not err and "spinlock.c" in text and "atomic_exchange" in text
     text, err = box.invoke("code_show", {"symbol": "spin_lock_slow"})

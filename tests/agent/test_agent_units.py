@@ -135,7 +135,7 @@ def test_compact_elides_old_results_and_specs_but_keeps_task_and_recent():
 def test_sysmobench_task_reads_the_system_cloned_at_its_pin(tmp_path, monkeypatch):
     import subprocess
 
-    from specula.agent.task import load_task
+    from specula.tasks import load_task, with_code
 
     monkeypatch.setenv("SPECULA_CACHE_DIR", str(tmp_path / "cache"))
     src = tmp_path / "asterinas"
@@ -151,8 +151,8 @@ def test_sysmobench_task_reads_the_system_cloned_at_its_pin(tmp_path, monkeypatc
     (bench / "tla_eval" / "tasks" / "spin" / "task.yaml").write_text(
         f"name: spin\nspecModule: spin\nlanguage: rust\nrepository: {{url: 'file://{src}', commit: {rev}}}\n"
         "source_files: [{path: ostd/src/sync/spin.rs}]\nwv: {target_actions: [AcquireLock, ReleaseLock]}\n")
-    task = load_task("spin", sysmobench=str(bench))
-    assert (task.repo / "ostd" / "src" / "sync" / "spin.rs").is_file() and task.repo != src.resolve()
-    assert task.required_actions == ["AcquireLock", "ReleaseLock"] and task.module == "spin"
-    local = load_task("spin", sysmobench=str(bench), repo=str(src))
-    assert local.repo == src.resolve()
+    task = with_code(load_task("spin", sysmobench=str(bench)))
+    assert (task.code_dir / "ostd" / "src" / "sync" / "spin.rs").is_file() and task.code_dir != src.resolve()
+    assert task.target_actions == ("AcquireLock", "ReleaseLock") and task.spec_module == "spin"
+    local = with_code(load_task("spin", sysmobench=str(bench)), str(src))
+    assert local.code_dir == src.resolve()

@@ -11,7 +11,7 @@ from scripted_server import ScriptedServer
 from test_agent_e2e import CFG, DRAFT, FIX, TRANSLATION, call, is_translation
 from specula.bench.results import ResultStore
 from specula.bench.runner import BenchPlan, entry_for, run_bench
-from specula.bench.tasks import load_task
+from specula.tasks import load_task
 from specula.cli import main
 from specula.phases import RuntimeSettings
 
@@ -57,3 +57,24 @@ def test_bench_run_best_of_runs_resume_and_leaderboard(tmp_path, monkeypatch, ca
     assert all(FAKE_OPENAI_KEY not in json.dumps(r) for r in recs)
     assert recs[1]["cost_usd"] > 0 and recs[1]["specula_version"]
     assert Path(recs[1]["spec"]).read_text() == FIXED
+
+
+def test_a_run_that_never_checked_every_phase_is_ranked_on_all_of_them(tmp_path, monkeypatch):
+    """The agent ran conformance alone and finished: the leaderboard record holds the final spec's
+    scores on all four phases (scored by the bench), not the run's partial scorecard."""
+    from test_agent_convergence import STEAL
+
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+    script = [call("write_spec", {"tla": STEAL, "cfg": CFG}), call("run_phase", {"phase": "3"}),
+              call("finish", {"summary": "conformance passes"})]
+    store = ResultStore(tmp_path / "results.jsonl")
+    with ScriptedServer(script) as server:
+        plan = BenchPlan(tasks=[load_task("spinlock")], model=f"openai/gpt-5@{server.openai_url}", runs=1,
+                         runs_dir=tmp_path / "runs", runtime=QUICK, retry=FAST_RETRY)
+        (rec,) = run_bench(plan, store)
+    assert rec.scores["conformance"] == 1.0
+    card = json.loads(Path(rec.scorecard).read_text())
+    assert card["ran"] == ["syntax", "runtime", "conformance", "invariants"] and "scored_by" in card
+    rows = {r["name"]: r["status"] for r in card["phases"]["invariants"]["detail"]["rows"]}
+    assert rows["MutualExclusion"] == "violated" and 0.0 < rec.scores["invariants"] < 1.0
+    assert rec.overall == sum(rec.scores.values()) / 4

@@ -13,8 +13,8 @@ from conftest import FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
 from scripted_server import ScriptedServer
 from specula.agent.ledger import Budget
 from specula.agent.liveview import LiveState
-from specula.agent.session import RunOptions, start_run
-from specula.agent.task import load_task
+from conftest import agent_task, start
+from specula.agent.session import RunOptions
 from specula.cli import main
 
 TEXT = "Let me read the lock's code first, then the traces."
@@ -30,7 +30,7 @@ def test_streamed_text_and_tool_calls_reach_the_view(tmp_path, kind):
         env = {"OPENAI_API_KEY": FAKE_OPENAI_KEY, "ANTHROPIC_API_KEY": FAKE_ANTHROPIC_KEY}
         opts = RunOptions(model=model, runs_dir=tmp_path, stream=True, env=env, on_event=events.append,
                           budget=Budget(iterations=5))
-        agent = start_run(load_task("spinlock"), opts)
+        agent = start(agent_task("spinlock"), opts)
         state = LiveState.of(agent, model)
         agent.on_event = lambda e: (events.append(e), state.on_event(e))
         outcome = agent.run()

@@ -9,7 +9,7 @@ import pytest
 
 from specula.bench.leaderboard import build_leaderboard, render_markdown
 from specula.bench.results import ResultStore, RunRecord
-from specula.bench.tasks import SYSMOBENCH_TARGET_ACTIONS, list_tasks, load_task
+from specula.tasks import SYSMOBENCH_TARGET_ACTIONS, list_tasks, load_task
 from specula.errors import InputError
 from specula.traces import cut_windows
 from specula.traces.pgo import read_tracelink_run
@@ -40,8 +40,8 @@ def test_sysmobench_checkout_tasks(tmp_path):
     tasks = {t.name: t for t in list_tasks(root, systems_dir=tmp_path / "none") if t.kind == "sysmobench"}
     assert set(tasks) == {"spin", "mutex", "etcd", "dqueue"}
     assert tasks["etcd"].spec_module == "etcdraft"
-    assert tasks["etcd"].target_actions == SYSMOBENCH_TARGET_ACTIONS["etcd"]
-    assert tasks["etcd"].source_files == ["raft.go"]
+    assert list(tasks["etcd"].target_actions) == SYSMOBENCH_TARGET_ACTIONS["etcd"]
+    assert tasks["etcd"].source_files == ("raft.go",)
     assert [p.name for p in tasks["etcd"].window_files] == ["windows_HandleVoteRequest.sample.ndjson"]
     assert len(tasks["dqueue"].tracelink_runs()) == 1 and not tasks["dqueue"].missing()
     assert tasks["spin"].missing() == ["traces: needs the instrumented system build"]

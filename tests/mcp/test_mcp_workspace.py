@@ -9,7 +9,7 @@ from pathlib import Path
 
 import anyio
 
-from specula.agent.task import load_task
+from specula.tasks import load_target, with_overrides
 from specula.mcp import build_server, open_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +27,7 @@ def test_repository_plus_spec(tmp_path):
     spec.write_text(re.sub(r"MODULE \w+", "MODULE spin", (SYSTEM / "ref" / "spin.tla").read_text(), count=1))
     (tmp_path / "spin.cfg").write_text((SYSTEM / "ref" / "spin.cfg").read_text())
     (tmp_path / "secret.txt").write_text("outside the workspace")
-    task = load_task(str(repo), module="spin", actions=["AcquireLock", "ReleaseLock"])
+    task = with_overrides(load_target(str(repo), module="spin"), actions=["AcquireLock", "ReleaseLock"])
     ws, instructions = open_workspace(task, runs_dir=tmp_path / "runs", spec=spec)
     seen: dict = {}
 

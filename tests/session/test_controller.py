@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "agent"))
 from scripted_server import ScriptedServer  # noqa: E402
 
-from specula.agent.task import load_task  # noqa: E402
+from specula.tasks import load_task  # noqa: E402
 from specula.errors import InputError  # noqa: E402
 from specula.session import open_session, parse_command  # noqa: E402
 

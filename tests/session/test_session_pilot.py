@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "tests" / "agent"))
 from scripted_server import ScriptedServer  # noqa: E402
 
 from specula.agent import specedit  # noqa: E402
-from specula.agent.task import load_task  # noqa: E402
+from specula.tasks import load_task  # noqa: E402
 from specula.phases import RuntimeSettings  # noqa: E402
 from specula.session import SessionApp, open_session  # noqa: E402
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from specula.bench.harness import discover_systems, load_system, run_harness, trace_file_name
+from specula.bench.harness import harness_systems, run_harness, trace_file_name
+from specula.tasks import load_task
 from specula.cli import main
 from specula.errors import ConfigError, HarnessError, InputError
 
@@ -42,12 +43,12 @@ def make_system(root: Path, name: str = "fake", harness: str | None = None) -> P
 
 
 def test_discovers_the_bundled_lock_systems():
-    systems = discover_systems()
+    systems = harness_systems()
     for name in ("spinlock", "mutex", "rwmutex", "ringbuffer"):
         assert name in systems, name
         assert systems[name].harness is not None
     assert systems["spinlock"].spec_module == "spin"
-    assert systems["mutex"].target_actions == ["AcquireLock", "TryAcquireLock", "ReleaseLock"]
+    assert systems["mutex"].target_actions == ("AcquireLock", "TryAcquireLock", "ReleaseLock")
 
 
 def test_run_harness_writes_n_files_with_seeds(tmp_path):
@@ -82,7 +83,7 @@ def test_failing_build_reports_stderr(tmp_path):
 def test_bad_task_files(tmp_path):
     make_system(tmp_path / "a", harness="harness: {build: []}\n")
     with pytest.raises(ConfigError) as exc:
-        load_system(tmp_path / "a" / "fake")
+        load_task(tmp_path / "a" / "fake")
     assert exc.value.field == "harness"
     make_system(tmp_path / "b", harness="")
     with pytest.raises(ConfigError, match="no harness"):
@@ -93,7 +94,7 @@ def test_bad_task_files(tmp_path):
     bad.mkdir(parents=True)
     (bad / "task.yaml").write_text("name: [unclosed\n")
     with pytest.raises(ConfigError) as exc:
-        load_system(bad)
+        load_task(bad)
     assert exc.value.line is not None
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from specula.bench.harness import load_system, run_harness
+from specula.bench.harness import run_harness
 from specula.cli import main
 
 from _systems_common import SYSTEMS_DIR, step_counts, task, validate
