@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from specula.bench.tasks import load_task
+from specula.tasks import load_task
 from specula.code import index_repo
 from specula.onboard import ProposeOptions, init_repo, module_name, propose
 
@@ -138,4 +138,4 @@ def test_an_llm_refines_the_proposal_through_the_real_sdk(bare_system):
     assert acts["Notification"].file == "zabfle/election.py" and acts["Notification"].line > 0
     assert acts["Imaginary"].entry == "" and "not found" in acts["Imaginary"].evidence
     assert [s.field for s in p.state] == ["logicalclock"]
-    assert load_task(repo).target_actions == ["Notification", "HandleNotification", "BecomeLeader", "Imaginary"]
+    assert list(load_task(repo).target_actions) == ["Notification", "HandleNotification", "BecomeLeader", "Imaginary"]
