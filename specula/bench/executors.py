@@ -68,7 +68,8 @@ class Executor(Protocol):
             on_progress: Callable[[Progress], None] | None = None) -> Iterator[Done]: ...
 
 
-def _call(job: Job) -> tuple[Any, str | None, float]:
+def run_job(job: Job) -> tuple[Any, str | None, float]:
+    """Run one job: (result, error text or None, seconds). On Ray this is the task's name."""
     t0 = time.monotonic()
     try:
         return job.fn(*job.args), None, time.monotonic() - t0
@@ -82,9 +83,8 @@ def _cost(result: Any) -> float:
 
 @dataclass
 class LocalExecutor:
-    """Jobs in this process, ``jobs`` at a time (threads; a run is mostly waiting on the model,
-    and the phases release the GIL in their subprocess-free checks seldom enough that one job per
-    core is the sensible ``jobs``)."""
+    """Jobs in this process, ``jobs`` at a time (a pool of threads: a run mostly waits on the
+    model; per-run events reach the caller's live view)."""
 
     jobs: int = 1
     name: str = "local"
@@ -98,7 +98,7 @@ class LocalExecutor:
                 progress.queued -= 1
                 progress.running = 1
                 tell(progress)
-                result, error, secs = _call(job)
+                result, error, secs = run_job(job)
                 progress.running = 0
                 progress.failed += error is not None
                 progress.done += error is None
@@ -112,7 +112,7 @@ class LocalExecutor:
             while queue or pending:
                 while queue and len(pending) < self.jobs:
                     job = queue.pop(0)
-                    pending[pool.submit(_call, job)] = job
+                    pending[pool.submit(run_job, job)] = job
                 progress.queued, progress.running = len(queue), len(pending)
                 tell(progress)
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -165,7 +165,7 @@ class RayExecutor:
             on_progress: Callable[[Progress], None] | None = None) -> Iterator[Done]:
         ray = self._ray()
         tell = on_progress or (lambda p: None)
-        remote = ray.remote(_call).options(max_retries=self.max_retries, num_cpus=self.num_cpus)
+        remote = ray.remote(run_job).options(max_retries=self.max_retries, num_cpus=self.num_cpus)
         refs = {remote.remote(job): job for job in jobs}
         slots = max(1, int(ray.cluster_resources().get("CPU", 1) // max(self.num_cpus, 0.01)))
         pending = list(refs)

@@ -161,7 +161,8 @@ def run_bench(plan: BenchPlan, store: ResultStore, on_event: Callable[[dict[str,
         on_event({"event": "bench-plan", "entry": entry, "todo": [(t.name, r) for t, r in todo],
                   "executor": ex.name})
     local = ex.name == "local"
-    shipped = plan if local else dataclasses.replace(plan, env=None)
+    # workers write run directories by absolute path; keys never travel with the plan to a cluster
+    shipped = dataclasses.replace(plan, runs_dir=Path(plan.runs_dir).resolve(), env=plan.env if local else None)
     jobs = [Job((entry, t.name, r), run_one, (shipped, entry, t, r, on_event if local else None)) for t, r in todo]
 
     def progress(p: Progress) -> None:

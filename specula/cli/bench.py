@@ -13,6 +13,27 @@ from specula.cli.app import app, bench_app
 from specula.cli.common import JsonOpt, ResultsOpt, RunsDirOpt, SysMoBenchOpt, console, output_file, print_json
 
 
+class ExecutorKind(str, Enum):
+    local = "local"
+    ray = "ray"
+
+
+ExecutorOpt = typer.Option(ExecutorKind.local, "--executor",
+                           help="Where runs go: this machine's pool, or a Ray cluster (extra specula[ray]).")
+AddressOpt = typer.Option(None, "--address", help="Ray cluster: auto (a `ray start` cluster here) or ray://HOST:PORT.")
+
+
+def _executor(kind: "ExecutorKind", jobs: int, address: Optional[str]):
+    from specula.bench.executors import make_executor
+
+    return make_executor(kind.value, jobs=jobs, address=address)
+
+
+def _progress_line(e: dict) -> str:
+    return (f"[{e['executor']}] queued {e['queued']}, running {e['running']}, done {e['done']}, "
+            f"failed {e['failed']}, cost ${e['cost_usd']:.4f}")
+
+
 class BoardFormat(str, Enum):
     table = "table"
     markdown = "markdown"
@@ -72,7 +93,7 @@ def bench_list(
     for col in ("task", "kind", "lang", "module", "required actions", "traces", "windows", "missing"):
         table.add_column(col, no_wrap=col not in ("required actions", "missing"), overflow="fold")
     for t in tasks:
-        d = t.to_dict()  # the same figures as --json
+        d = t.summary()  # the same figures as --json
         table.add_row(t.name, t.kind, t.language, t.spec_module, ", ".join(t.target_actions), str(d["traces"]),
                       str(len(d["window_files"])), "; ".join(d["missing"]))
     console().print(table)
@@ -86,6 +107,9 @@ def bench_eval(
     sysmobench: Optional[str] = SysMoBenchOpt,
     results: Path = ResultsOpt,
     seed: int = typer.Option(0, "--seed", help="Base seed of runtime coverage runs."),
+    executor: ExecutorKind = ExecutorOpt,
+    address: Optional[str] = AddressOpt,
+    jobs: int = typer.Option(1, "--jobs", min=1, help="Specs scored in parallel (local executor)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Score existing specs (another tool's output, say) without an LLM; results are resumable."""
@@ -110,9 +134,19 @@ def bench_eval(
         known = {t.name for t in chosen}
         for d in sorted(x for x in spec_dir.iterdir() if x.is_dir() and x.name not in known):
             con.print(f"{d}: warning: not a task name; skipped", markup=False)
+    last: list[str] = []
+
+    def on_progress(p) -> None:
+        line = _progress_line(p.to_dict())
+        if line != (last[-1] if last else None):
+            last.append(line)
+            con.print(line, markup=False)
+
     recs = eval_spec_dir(
-        spec_dir, chosen, entry, store, RuntimeSettings(seed=seed),
+        spec_dir.resolve(), chosen, entry, store, RuntimeSettings(seed=seed),
         on_record=lambda r: con.print(f"{r.task} run {r.run}: overall {r.overall:.3f}"),
+        executor=_executor(executor, jobs, address), on_progress=on_progress,
+        on_failure=lambda key, err: con.print(f"{key[1]} run {key[2]}: failed: {err}", markup=False),
     )
     if json_out:
         print_json({"schema": "specula.bench.eval/1", "records": [r.to_dict() for r in recs]})
@@ -131,6 +165,8 @@ def bench_run(
     runs_dir: Path = RunsDirOpt,
     budget: Optional[str] = typer.Option(None, "--budget", help="Per-run budget, e.g. 'tokens=2M,dollars=5,iterations=40,time=30m'."),
     entry: Optional[str] = typer.Option(None, "--entry", help="Leaderboard entry name (default specula-agent/MODEL)."),
+    executor: ExecutorKind = ExecutorOpt,
+    address: Optional[str] = AddressOpt,
     json_out: bool = JsonOpt,
 ) -> None:
     """Run the modeling agent on each task (best of N); interrupted runs resume, done runs are kept."""
@@ -140,7 +176,7 @@ def bench_run(
     from specula.tasks import list_tasks, load_task
 
     chosen = [load_task(t, sysmobench) for t in tasks] if tasks else list_tasks(sysmobench)
-    plan = BenchPlan(tasks=chosen, model=model, runs=runs, jobs=jobs, runs_dir=runs_dir,
+    plan = BenchPlan(tasks=chosen, model=model, runs=runs, jobs=jobs, runs_dir=runs_dir.resolve(),
                      budget=parse_budget(budget) if budget else None, entry=entry)
     con = console(stderr=True)
 
@@ -156,8 +192,12 @@ def bench_run(
             con.print(f"  {e['task']} r{e['run']}: {e.get('status')} ({e.get('reason', '')})")
         elif kind == "bench-run-stopped":
             con.print(f"  {e['task']} r{e['run']}: stopped ({e['status']}); run `specula bench run` again to resume")
+        elif kind == "bench-run-failed":
+            con.print(f"  {e['task']} r{e['run']}: failed: {e['error']}", markup=False)
+        elif kind == "bench-progress":
+            con.print(_progress_line(e), markup=False)
 
-    recs = run_bench(plan, ResultStore(results), on_event)
+    recs = run_bench(plan, ResultStore(results), on_event, executor=_executor(executor, jobs, address))
     if json_out:
         print_json({"schema": "specula.bench.run/1", "records": [r.to_dict() for r in recs]})
     else:
