@@ -419,7 +419,7 @@ class Toolbox:
         elif ev.ran == PHASES and ev.overall > self.s.best_score and not self.s.converged:
             self.s.best_score, self.s.best_version, self.s.best_eval = ev.overall, self.s.version, self.s.evaluations
         self.s.run.append_transcript({"event": "evaluation", "n": self.s.evaluations, "version": self.s.version,
-                                      "ran": list(ev.ran), "scores": {p: data["scores"][p] for p in ev.ran},
+                                      "ran": list(ev.ran), "scores": data["scores"],
                                       "overall": data["overall"], "converged": self.s.converged})
         if self._on_evaluation is not None:
             self._on_evaluation(ev)

@@ -104,10 +104,9 @@ def until_coverage(system: str | Task, out_dir: Path, *, seed: int = 0, batch: i
     from specula.coverage.spec import spec_coverage
 
     task = _resolve(system, systems_dir)
-    ref = task.fields.get("reference") or {}
-    spec = spec or (task.dir / ref["spec"] if isinstance(ref, dict) and ref.get("spec") else None)
-    cfg = cfg or (task.dir / ref["cfg"] if isinstance(ref, dict) and ref.get("cfg") else None)
-    mapping = mapping or task.path("mapping")
+    spec = spec or task.reference_spec
+    cfg = cfg or task.reference_cfg
+    mapping = mapping or task.mapping
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     result = SteerResult(task.name, spec=str(spec or ""))
