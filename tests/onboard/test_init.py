@@ -95,10 +95,10 @@ def test_cli_init_then_model_needs_no_module_or_action(bare_system, capsys):
     assert main(["model", str(repo), "--print-prompt"]) == 0
     prompt = capsys.readouterr().out
     assert "Push" in prompt and "Pop" in prompt
-    from specula.agent.task import load_task as agent_task
+    from specula.tasks import load_target
 
-    t = agent_task(str(repo))
-    assert t.module == "ringbuffer" and {"Push", "Pop"} <= set(t.required_actions)
+    t = load_target(str(repo))
+    assert t.spec_module == "ringbuffer" and {"Push", "Pop"} <= set(t.target_actions)
     assert t.focus == "single-producer single-consumer ring buffer"
 
 
