@@ -26,7 +26,6 @@ SETTINGS = RuntimeSettings(check_seconds=60, runs=2, traces_per_run=20, depth=30
 DRAFT = re.sub(r"MODULE \w+", "MODULE spin", (SYSTEM / "mutants" / "TryLockBlocks.tla").read_text(), count=1)
 CFG = (SYSTEM / "ref" / "spin.cfg").read_text()
 FIX = specedit.find_definition((SYSTEM / "ref" / "spin.tla").read_text(), "AcquireLock").text
-ONE_LINE_FIX = "edit " + " ".join(FIX.split())  # the reference's definition typed on the command line
 
 
 async def until(pilot, cond, seconds: float = 120.0) -> None:
@@ -67,7 +66,11 @@ def test_fix_a_mutant_by_hand(tmp_path):
             app.query_one("#windows").focus()
             await pilot.press("enter")
             await until(pilot, lambda: "failing window 1 of 19" in str(app.query_one("#window-detail").render()), 20)
-            await command(app, pilot, ONE_LINE_FIX)
+            await command(app, pilot, "edit AcquireLock")  # the editor opens on the current definition
+            editor = app.query_one("#editor")
+            assert editor.text.startswith("AcquireLock(t) ==") and 'pc[t] = "spinning"' in editor.text
+            editor.text = FIX
+            await pilot.press("ctrl+s")
             await until(pilot, lambda: ctl.agent.session.version == 2 and idle(app))
             await command(app, pilot, "run all")
             await until(pilot, lambda: ctl.agent.session.evaluations == 2 and idle(app))
