@@ -13,62 +13,17 @@ import pytest
 
 from specula.tla.checker import Limits, build_model, check
 
-SPECS = {
-    # TLC enumerates a set in its normalized order: <<1>> first (shorter), then <<1, 1>>
-    "Ord1": ("""---- MODULE Ord1 ----
-EXTENDS Naturals, Sequences
-VARIABLE s
-Init == s \\in {<<1>>} \\cup [1..2 -> {1, 2}]
-Next == UNCHANGED s
-Inv == Len(s) # 2
-====
-""", "INIT Init\nNEXT Next\nINVARIANT Inv\n"),
-    # TLC splits \E t \in S : A(t) \/ B(t) per value first: A(1), B(1), A(2), B(2)
-    "Ord4": ("""---- MODULE Ord4 ----
-EXTENDS Naturals
-VARIABLE x
-Init == x = <<1, 0>>
-A(t) == t = 2 /\\ x' = [x EXCEPT ![2] = 1]
-B(t) == t = 1 /\\ x' = [x EXCEPT ![1] = 2]
-Next == \\E t \\in {1, 2} : A(t) \\/ B(t)
-Inv == x = <<1, 0>>
-====
-""", "INIT Init\nNEXT Next\nINVARIANT Inv\n"),
-    # strings are ordered as TLC interns them (first appearance in the text), not as text
-    "Ord2": ("""---- MODULE Ord2 ----
-EXTENDS Naturals
-VARIABLE s
-Init == s \\in {"zz", "mm", "aa", "qq"}
-Next == UNCHANGED s
-Inv == s \\in {"nothing"}
-====
-""", "INIT Init\nNEXT Next\nINVARIANT Inv\n"),
-    # records: field by field, names in TLC's string order (zz before qq here)
-    "Ord3": ("""---- MODULE Ord3 ----
-EXTENDS Naturals
-VARIABLE s
-Init == s \\in {[zz |-> 2, qq |-> 1], [zz |-> 1, qq |-> 2], [zz |-> 1, qq |-> 3]}
-Next == UNCHANGED s
-Inv == s \\in {[zz |-> 0, qq |-> 0]}
-====
-""", "INIT Init\nNEXT Next\nINVARIANT Inv\n"),
-    # the smallest liveness case: no fairness, so the counter may stop before 5
-    "Live1": ("""---- MODULE Live1 ----
-EXTENDS Naturals
-VARIABLE x
-Init == x = 0
-Next == x' = x + 1
-Spec == Init /\\ [][Next]_x
-Prop == <>(x = 5)
-====
-""", "SPECIFICATION Spec\nPROPERTY Prop\n"),
-}
+# Ord1: TLC enumerates a set in its normalized order (<<1>> first, shorter, then <<1, 1>>);
+# Ord4: TLC splits \E t \in S : A(t) \/ B(t) per value first (A(1), B(1), A(2), B(2));
+# Ord2/Ord3: strings (and record fields) in TLC's interning order (first appearance), not as text;
+# Live1: the smallest liveness case (no fairness: the counter may stop before 5).
+# benchmarks/perf/differential.py runs the same files against TLC.
+PARITY = Path(__file__).resolve().parents[1] / "specs" / "parity"
 
 
 def _model(tmp_path: Path, name: str):
-    tla, cfg = SPECS[name]
-    (tmp_path / f"{name}.tla").write_text(tla)
-    (tmp_path / f"{name}.cfg").write_text(cfg)
+    for ext in (".tla", ".cfg"):  # a copy: TLC writes its states/ folder beside the spec
+        (tmp_path / f"{name}{ext}").write_text((PARITY / f"{name}{ext}").read_text())
     return build_model(tmp_path / f"{name}.tla")
 
 
@@ -120,7 +75,7 @@ def test_a_state_limit_still_reports_a_lasso_found_on_the_part_explored(tmp_path
 
 
 def test_a_search_stopped_by_a_limit_never_says_a_property_passed(tmp_path: Path) -> None:
-    tla, _ = SPECS["Live1"]
+    tla = (PARITY / "Live1.tla").read_text()
     (tmp_path / "Fair.tla").write_text(tla.replace("Live1", "Fair").replace(
         "Spec == Init /\\ [][Next]_x", "Spec == Init /\\ [][Next]_x /\\ WF_x(Next)"))
     (tmp_path / "Fair.cfg").write_text("SPECIFICATION Spec\nPROPERTY Prop\n")

@@ -1,0 +1,7 @@
+---- MODULE Ord2 ----
+EXTENDS Naturals
+VARIABLE s
+Init == s \in {"zz", "mm", "aa", "qq"}
+Next == UNCHANGED s
+Inv == s \in {"nothing"}
+====
