@@ -90,6 +90,9 @@ class Model:
         # TLC does not split an \E whose domain depends on the state: the actions split from it
         # are one action for TLC, named and placed as the enclosing definition and the \E
         self._owners: dict[int, tuple[str, Any]] = {}
+        # per action: the formal parameters of the definition it is in, each with the \E-split
+        # binder passed for it (None: another expression) -- TLC's label shows their values
+        self._formals: dict[int, tuple[tuple[str, str | None], ...]] = {}
         self.init_name, self.next_name = self._init_next()
         if self.init_name is not None:
             self._compile_init()
@@ -200,6 +203,14 @@ class Model:
                 bnds, benv, ddeps, slots = c.bounds(node.bounds, env)
             except CompileError:
                 bnds = None
+            if bnds is not None and ddeps and PRIME not in ddeps and not any(d.__class__ is int for d in ddeps):
+                # TLC splits when the domain can be evaluated without a state: so do we
+                try:
+                    for _, _, dfn, _ in bnds:
+                        enumerate_set(dfn(None, None, c.frame))
+                    ddeps = frozenset()
+                except Exception:
+                    pass
             if bnds is not None and all(not t for _, t, _, _ in bnds) and (
                     not ddeps or PRIME not in ddeps):
                 new = list(binders)
@@ -216,8 +227,11 @@ class Model:
                     except (ValueFault, EvalError) as exc:
                         raise EvalError(f"cannot enumerate the domain of {nm}: {exc}", dspan) from None
                     new.append((nm, ks[0], vals))
+                if len(new) - len(binders) > 1 and not (ddeps and any(d in set(slots or ()) for d in ddeps)):
+                    # TLC enumerates the bounds of one \E with the first varying fastest
+                    new[len(binders):] = new[len(binders):][::-1]
                 self._split(node.body, benv, new, name, leaves)
-                if ddeps:
+                if ddeps and not all(d.__class__ is int for d in ddeps):  # on the state, not only on binders
                     owner = (name[0] if isinstance(name, tuple) else name) or _guess_name(node)
                     for i in range(first_leaf, len(leaves)):
                         self._owners[i] = (owner, node)
@@ -231,7 +245,8 @@ class Model:
                     and len(node.args) == len(op.params):
                 binds = {p.name: c.arg_binding(p, a, env) for p, a in zip(op.params, node.args)}
                 if all(v[0] != "lazy" for v in binds.values()):
-                    self._split(op.body, (op.env or Env()).bind(binds), binders, (op.name, op.key), leaves)
+                    self._split(op.body, (op.env or Env()).bind(binds), binders,
+                                (op.name, op.key, _formals(op.params, node.args, name, binders)), leaves)
                     return
         if isinstance(node, (A.Name, A.OpApp)) and not getattr(node, "prefix", ()):
             nm = node.name
@@ -247,7 +262,8 @@ class Model:
                         binds = {p.name: c.arg_binding(p, a, env) for p, a in zip(op.params, args)}
                         if all(v[0] != "lazy" for v in binds.values()):
                             benv = (op.env or Env()).bind(binds)
-                            self._split(op.body, benv, binders, (op.name, op.key), leaves)
+                            self._split(op.body, benv, binders,
+                                        (op.name, op.key, _formals(op.params, args, name, binders)), leaves)
                             return
                 if b is not None and b[0] == "expr":
                     self._split(b[1], b[2], binders, name, leaves)
@@ -256,7 +272,8 @@ class Model:
             return
         key = None
         if isinstance(name, tuple):
-            name, key = name
+            self._formals[len(leaves)] = name[2]
+            name, key = name[0], name[1]
         nm = name or _guess_name(node)
         leaves.append((node, env, list(binders), nm, node.span, _tlc_label(nm, key, node.span)))
 
@@ -306,23 +323,29 @@ class Model:
         if owner is not None:  # one unsplit action for TLC: the enclosing name, the \E's span
             sp = owner[1].span
             end = _end_span(owner[1]) or sp
-            return (f"<{owner[0]} line {sp.line}, col {sp.col} to line {end.end_line}, col {end.end_col - 1} "
-                    f"of module {_module_of(sp)}>")
+            el, ec = _trim_end(self.spec.sources.get(getattr(end, "file", None) or "", ""), end.end_line, end.end_col - 1)
+            return f"<{owner[0]} line {sp.line}, col {sp.col} to line {el}, col {ec} of module {_module_of(sp)}>"
         node = info.node
         while isinstance(node, A.Let):  # TLC's action is the body of a LET
             node = node.body
         span = getattr(node, "span", None) or info.span
         vals = ""
-        if info.binders:
+        formals = self._formals.get(action)
+        if info.binders and (formals is None or formals):
             try:
                 v = self.check_step(info.name, self.state_to_dict(pre), self.state_to_dict(post))
                 if v.ok and v.params:
-                    vals = "(" + ", ".join(format_value(v.params[p]) for p in info.params if p in v.params) + ")"
+                    if formals and all(b in v.params for _, b in formals):
+                        vals = "(" + ", ".join(format_value(v.params[b]) for _, b in formals) + ")"
+                    elif formals is None:
+                        vals = "(" + ", ".join(format_value(v.params[p]) for p in info.params if p in v.params) + ")"
             except EvalError:
                 vals = ""
         end = _end_span(node) or span
-        where = (f" line {span.line}, col {span.col} to line {end.end_line}, col {end.end_col - 1} of module "
-                 f"{_module_of(span)}") if span is not None and getattr(span, "line", 0) else ""
+        where = ""
+        if span is not None and getattr(span, "line", 0):
+            el, ec = _trim_end(self.spec.sources.get(getattr(end, "file", None) or "", ""), end.end_line, end.end_col - 1)
+            where = f" line {span.line}, col {span.col} to line {el}, col {ec} of module {_module_of(span)}"
         return f"<{info.name}{vals}{where}>"
 
     def intern_state(self, state: State) -> State:
@@ -711,6 +734,63 @@ def _flatten_and(node: Any, root: Any, depth: int = 0) -> list:
         if body is not None and not d.node.params and _is_temporal(body, getattr(d, "scope", None) or root):
             return _flatten_and(body, getattr(d, "scope", root), depth + 1)
     return [node]
+
+
+def _formals(params: Any, args: Any, name: Any, binders: list) -> tuple:
+    """(formal, \E-split binder passed for it or None) for a call of a definition; binders are
+    followed through enclosing calls (``name`` carries the caller's formals)."""
+    outer = dict(name[2]) if isinstance(name, tuple) and len(name) > 2 else {}
+    bnames = {b[0] for b in binders}
+    out = []
+    for p, a in zip(params, args):
+        src = a.name if isinstance(a, A.Name) else None
+        out.append((p.name, outer.get(src) if src in outer else (src if src in bnames else None)))
+    return tuple(out)
+
+
+def _trim_end(text: str, line: int, col: int) -> tuple[int, int]:
+    """The last character of a span's text (1-based line and column, inclusive), with trailing
+    blanks and comments left out as TLC's spans end at the last token."""
+    lines = text.splitlines()
+    if not lines or not 1 <= line <= len(lines):
+        return line, col
+    i, j = line - 1, min(col, len(lines[line - 1]))  # j: characters of line i that are kept
+    for _ in range(10_000):
+        cur = lines[i][:j]
+        k = cur.find("\\*")
+        if k >= 0 and cur.count('"', 0, k) % 2 == 0:
+            cur = cur[:k]
+        stripped = cur.rstrip()
+        if stripped.endswith("*)"):  # a block comment: back to its opening
+            depth, a, b = 0, i, len(stripped)
+            while a >= 0:
+                seg = lines[a][:b] if a == i else lines[a]
+                p = len(seg)
+                while p > 0:
+                    if seg[p - 2:p] == "*)" and p >= 2:
+                        depth += 1
+                        p -= 2
+                    elif seg[p - 2:p] == "(*" and p >= 2:
+                        depth -= 1
+                        p -= 2
+                        if depth == 0:
+                            break
+                    else:
+                        p -= 1
+                if depth == 0:
+                    break
+                a -= 1
+            if a < 0:
+                return line, col
+            i, j = a, p
+            continue
+        if stripped:
+            return i + 1, len(stripped)
+        if i == 0:
+            return line, col
+        i -= 1
+        j = len(lines[i])
+    return line, col
 
 
 def _end_span(node: Any) -> Any:

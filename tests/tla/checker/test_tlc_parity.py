@@ -95,9 +95,16 @@ def _tlc_first_error(jar: Path, d: Path, name: str) -> tuple[str, list[str]]:
 
 
 @pytest.mark.tlc
-@pytest.mark.parametrize("name", ["Ord4", "Live1"])
+@pytest.mark.parametrize("name", ["Ord4", "Ord8", "Live1"])
 def test_differential_labels_agree_with_tlc(name: str, tmp_path: Path, tlc_jar: Path) -> None:
     model, cfg = _model(tmp_path, name)
     r = check(model, Limits(max_seconds=120), cfg=cfg)
     _, labels = _tlc_first_error(tlc_jar, tmp_path, name)
     assert [lab for lab, _ in r.counterexample[1:]] == labels[1:]
+
+
+def test_bounds_of_one_exists_vary_first_fastest(tmp_path: Path) -> None:
+    # Ord8: \E i, j \in {1, 2} -- TLC's context enumerator varies i fastest: <<1, 1>>, <<2, 1>>
+    model, cfg = _model(tmp_path, "Ord8")
+    r = check(model, Limits(), cfg=cfg)
+    assert r.counterexample[-1] == ("Next line 5, col 30 to line 5, col 42 of module Ord8", ((2, 1),))
