@@ -76,6 +76,9 @@ def trace_of(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     cur: list[str] | None = None
     label = ""
+    def flush() -> None:  # the variables sorted (TLC may print them in another order)
+        out.append((label, "".join(sorted(cur or []))))
+
     for ln in text.splitlines():
         if re.match(r"^Error: .* is violated by the initial state:?$", ln.strip()):  # TLC: no "State 1:"
             cur, label = [], "<Initial predicate>"
@@ -83,7 +86,7 @@ def trace_of(text: str) -> list[tuple[str, str]]:
         m = _STATE.match(ln.strip())
         if m:
             if cur is not None:
-                out.append((label, "".join(cur)))
+                flush()
             label = (m.group(2) or m.group(4) or "").strip()
             if m.group(3):
                 label = f"back to {m.group(3)}: {label}"
@@ -94,12 +97,16 @@ def trace_of(text: str) -> list[tuple[str, str]]:
         if not ln.strip() or re.match(r"^(\d[\d,]* states generated|Error:|Property |Finished|The depth|Coverage)",
                                       ln.strip()):
             if ln.strip() and not ln.startswith((" ", "/", "*")):
-                out.append((label, "".join(cur)))
+                flush()
                 cur = None
             continue
-        cur.append(re.sub(r"\s+", "", ln.lstrip("*")).removeprefix("/\\"))
+        line = re.sub(r"\s+", "", ln.lstrip("*"))
+        if line.startswith("/\\") or not cur:  # a variable (one-variable specs: no /\)
+            cur.append(line.removeprefix("/\\"))
+        else:  # TLC continues a long value on the next lines
+            cur[-1] += line
     if cur is not None:
-        out.append((label, "".join(cur)))
+        flush()
     return out
 
 
