@@ -9,7 +9,7 @@ from pathlib import Path
 
 import anyio
 
-from specula.tasks import load_target, with_overrides
+from specula.tasks import load_target, load_task, with_overrides
 from specula.mcp import build_server, open_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
