@@ -224,7 +224,7 @@ def is_harness(path: str) -> bool:
     """A driver or test file of the system (not the system): ``harness.py``, ``MutexHarness.java``."""
     name = path.rsplit("/", 1)[-1].lower()
     return ("harness" in name or name.startswith("test") or "/test" in path.lower()
-            or path.startswith("specula/"))  # what `specula init` wrote
+            or path.startswith((".specula/", "specula/")))  # what `specula init` wrote
 
 
 def _core_files(index: RepoIndex, ranked, opts: ProposeOptions) -> list[str]:

@@ -3,11 +3,11 @@
 Layout (the repository root is the task folder, as for the bundled systems)::
 
     REPO/task.yaml                      name, specModule, wv.target_actions, source_files, focus, ...
-    REPO/specula/proposal.json          the proposal (state, actions, instrumentation points)
-    REPO/specula/mapping.yaml           mapping skeleton: one entry per proposed state variable
-    REPO/specula/invariants.yaml        invariant template skeletons (SysMoBench's format)
-    REPO/specula/harness/               trace harness skeleton + the emitter for the language
-    REPO/specula/traces/                where the harness writes trace-NNN.ndjson
+    REPO/.specula/proposal.json          the proposal (state, actions, instrumentation points)
+    REPO/.specula/mapping.yaml           mapping skeleton: one entry per proposed state variable
+    REPO/.specula/invariants.yaml        invariant template skeletons (SysMoBench's format)
+    REPO/.specula/harness/               trace harness skeleton + the emitter for the language
+    REPO/.specula/traces/                where the harness writes trace-NNN.ndjson
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from specula.onboard.proposal import Proposal
 
 __all__ = ["write_task", "InitResult", "init_repo", "emitters_dir"]
 
-TASK_DIR = "specula"
+TASK_DIR = ".specula"  # hidden: the code index (and so the agent) skips it
 
 
 @dataclass
@@ -76,7 +76,7 @@ def _task_yaml(p: Proposal) -> str:
     if harness:
         data["harness"] = harness
     head = ("# Written by `specula init` from the code index" + (f" (refined by {p.refined_by})" if p.refined_by else "")
-            + ". Edit freely: target actions are the spec's\n# actions; specula/proposal.json says which code "
+            + ". Edit freely: target actions are the spec's\n# actions; .specula/proposal.json says which code "
               "performs each and where to emit its trace step.\n")
     return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110)
 
@@ -165,7 +165,7 @@ def _python_harness(p: Proposal) -> str:
     state = ", ".join(f'"{s.name}": None' for s in p.state[:12])
     return f'''"""Trace harness skeleton for {p.name}, written by `specula init`.
 
-Run: python specula/harness/harness.py --runs N --seed S --out DIR (what `specula bench traces` does).
+Run: python .specula/harness/harness.py --runs N --seed S --out DIR (what `specula bench traces` does).
 Each run drives the system with a seeded schedule and writes DIR/trace-NNN.ndjson with the
 emitter beside this file (specula_trace.TraceWriter; format in docs/traces.md).
 
@@ -222,7 +222,7 @@ if __name__ == "__main__":
 def _java_harness(p: Proposal) -> str:
     acts = ", ".join(f'"{a}"' for a in p.action_names())
     return f'''// Trace harness skeleton for {p.name}, written by `specula init`.
-// Build and run: javac -d out specula/harness/*.java && java -cp out Harness --runs N --seed S --out DIR
+// Build and run: javac -d out .specula/harness/*.java && java -cp out Harness --runs N --seed S --out DIR
 // Writes DIR/trace-NNN.ndjson with SpeculaTrace (beside this file; format in docs/traces.md).
 //
 // Instrumentation points proposed from the code index:
@@ -265,7 +265,7 @@ public final class Harness {{
 def _c_harness(p: Proposal) -> str:
     acts = ", ".join(f'"{a}"' for a in p.action_names())
     return f'''/* Trace harness skeleton for {p.name}, written by `specula init`.
- * Build: cc -O2 -pthread -o harness specula/harness/harness.c specula/harness/specula_trace.c <system sources>
+ * Build: cc -O2 -pthread -o harness .specula/harness/harness.c .specula/harness/specula_trace.c <system sources>
  * Run: ./harness --runs N --seed S --out DIR  -> DIR/trace-NNN.ndjson (format in docs/traces.md)
  *
  * Instrumentation points proposed from the code index:

@@ -27,9 +27,9 @@ def test_init_finds_the_bundled_systems_actions(bare_system, name):
     from specula.phases.invariants import load_templates
     from specula.traces import load_mapping
 
-    load_mapping(repo / "specula" / "mapping.yaml")
-    assert [t.name for t in load_templates(repo / "specula" / "invariants.yaml")]
-    assert (repo / "specula" / "proposal.json").is_file() and result.written
+    load_mapping(repo / ".specula" / "mapping.yaml")
+    assert [t.name for t in load_templates(repo / ".specula" / "invariants.yaml")]
+    assert (repo / ".specula" / "proposal.json").is_file() and result.written
 
 
 # What the names alone find, with the code's own trace calls ignored (expected = task files).
