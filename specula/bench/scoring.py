@@ -35,6 +35,8 @@ class TaskData:
     mapping: Any
     issues: list[Any] = field(default_factory=list)
     templates: list[InvariantTemplate] = field(default_factory=list)
+    #: PGo tasks with their MPCal reference: (run folders, PgoSetup), validated whole as SysMoBench does
+    tracelink: tuple[list[Path], Any] | None = None
 
 
 def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequence[Path] = ()) -> TaskData:
@@ -46,6 +48,13 @@ def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequenc
     from specula.traces import cut_windows
     from specula.traces.pgo import is_tracelink_run, read_tracelink_run
 
+    from specula.phases.tracelink import pgo_setup
+
+    runs = [Path(p) for p in (list(trace_paths) or task.trace_paths()) if is_tracelink_run(p)]
+    setup = pgo_setup(runs[0].parent, task.spec_module) if runs else None
+    if setup is not None:  # PGo: whole runs against the MPCal reference, not windows
+        templates = load_templates(task.invariants) if task.invariants and task.invariants.is_file() else []
+        return TaskData(windows=None, mapping=mapping, templates=templates, tracelink=(runs, setup))
     files = list(trace_paths) or task.trace_paths()
     issues: list[Any] = []
     windows: list[Any] | None = None
@@ -95,6 +104,7 @@ def eval_spec(
             cfg=cfg,
             task=task.name,
             windows=data.windows,
+            tracelink=data.tracelink,
             mapping=data.mapping,
             invariant_defs=list(invariant_defs),
             untranslated=untranslated,

@@ -21,11 +21,24 @@ def validate_cmd(
     mapping: Optional[Path] = typer.Option(None, "--mapping", "-m", help="Mapping YAML (docs/mapping.md)."),
     actions: Optional[str] = typer.Option(None, "--actions", help="Target actions, comma-separated (cut windows for these; report those without windows)."),
     whole: bool = typer.Option(False, "--whole-trace", help="Also follow each whole trace and report the first step the spec cannot take."),
+    tracelink: Optional[list[Path]] = typer.Option(
+        None, "--tracelink", help="PGo TraceLink run folder(s), or a folder of runs (traces_found/): validated "
+        "whole against the spec as SysMoBench does (docs/traces.md)."),
+    reference: Optional[Path] = typer.Option(
+        None, "--reference", help="With --tracelink: the PGo reference spec with its MPCal (default: <Module>.tla "
+        "beside the runs' folder)."),
+    constants: Optional[Path] = typer.Option(
+        None, "--constants", help="With --tracelink: tracegen's constants (default: <Module>Validate.cfg beside the reference)."),
+    refinement: Optional[Path] = typer.Option(
+        None, "--refinement", help="With --tracelink: SysMoBench's refinement mapping (`WITH var <- refVar, C <- 3`)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Phase 3: validate observed transition windows against the spec's actions (exit 1 if any fails)."""
     from specula.phases.conformance import validate_files, validate_wv
     from specula.traces.wv import is_wv_module
+
+    if tracelink:
+        _validate_tracelink(spec, config, tracelink, reference, constants, refinement, json_out)
 
     targets = [a.strip() for a in actions.split(",") if a.strip()] if actions else None
     more = list(windows or []) + list(files or [])
@@ -42,4 +55,34 @@ def validate_cmd(
         render_conformance(res, console())
     raise typer.Exit(0 if res.ok else 1)
 
-# --- phases/eval commands ---
+
+def _validate_tracelink(spec: Path, config: Optional[Path], given: list[Path], reference: Optional[Path],
+                        constants: Optional[Path], refinement: Optional[Path], json_out: bool) -> None:
+    from specula.errors import InputError
+    from specula.phases.tracelink import PgoSetup, pgo_setup, validate_tracelink
+    from specula.traces.pgo import tracelink_runs
+
+    runs = [r for g in given for r in tracelink_runs(g)]
+    missing = [g for g in given if not tracelink_runs(g)]
+    if missing:
+        raise InputError("not a TraceLink run folder (no *.log files in it or its sub-folders)", str(missing[0]))
+    if reference is not None:
+        if not reference.is_file():
+            raise InputError("reference spec not found (--reference)", str(reference))
+        cfg = constants or reference.with_name(f"{reference.stem}Validate.cfg")
+        setup = PgoSetup(reference, cfg if cfg.is_file() else None)
+    else:
+        found = pgo_setup(runs[0].parent, spec.stem)
+        if found is None:
+            raise InputError(f"no PGo reference {spec.stem}.tla with an --mpcal block beside the runs; give --reference",
+                             str(runs[0].parent))
+        setup = PgoSetup(found.reference, constants or found.validate_cfg)
+    if refinement is not None and not refinement.is_file():
+        raise InputError("refinement mapping not found (--refinement)", str(refinement))
+    res = validate_tracelink(runs, setup, spec, config,
+                             refinement.read_text(encoding="utf-8") if refinement else None)
+    if json_out:
+        print_json({"schema": "specula.tracelink/1", "ok": res.passed == len(res.runs), **res.to_dict()})
+    else:
+        console().print(res.summary(), markup=False)
+    raise typer.Exit(0 if res.passed == len(res.runs) else 1)

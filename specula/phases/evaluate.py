@@ -33,6 +33,8 @@ class EvalInputs:
     invariant_seconds: float = 60.0
     search_path: Sequence[Path] = ()
     only: Sequence[str] = ()  # run only these phases (and the earlier ones that gate them); the others are left off the card
+    #: PGo tasks: (TraceLink run folders, PgoSetup) — phase 3 validates whole runs as SysMoBench does
+    tracelink: tuple[Sequence[Path], Any] | None = None
 
 
 def _want(inputs: EvalInputs, phase: str) -> bool:
@@ -80,6 +82,17 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
         pass
     elif skip:
         put(PhaseScore("conformance", 0.0, skip))
+    elif inputs.tracelink is not None and _want(inputs, "conformance"):
+        from specula.phases.tracelink import validate_tracelink
+
+        runs, setup = inputs.tracelink
+        try:
+            pt = validate_tracelink(list(runs), setup, inputs.spec, inputs.cfg)
+            put(PhaseScore("conformance", pt.score, None, pt.to_dict(), pt.summary()))
+        except SpeculaError as exc:
+            d = exc.diagnostics()
+            msg = d[0].message if d else str(exc)
+            put(PhaseScore("conformance", 0.0, None, {"error": [x.to_dict() for x in d]}, f"conformance: error: {msg}"))
     elif inputs.windows is None:
         put(PhaseScore("conformance", 0.0, "no traces or windows for this task"))
     elif not inputs.windows:

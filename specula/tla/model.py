@@ -363,7 +363,7 @@ class Model:
 
     def _expr_node(self, name_or_expr: str) -> Any:
         text = name_or_expr.strip()
-        if text in self.root.names or text.isidentifier():
+        if text in self.root.names or (text.isidentifier() and text not in ("TRUE", "FALSE")):
             return A.Name(text)
         return parse_expression(text)
 
