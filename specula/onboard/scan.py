@@ -60,6 +60,7 @@ _MSG_NAMES = {"App": "HandleAppendEntries", "AppResp": "HandleAppendEntriesRespo
               "HeartbeatResp": "HandleHeartbeatResponse", "Snap": "HandleSnapshot", "Hup": "ElectionTimeout",
               "Beat": "SendHeartbeat", "TimeoutNow": "HandleTimeoutNow", "TransferLeader": "HandleTransferLeader",
               "ReadIndex": "HandleReadIndex", "ReadIndexResp": "HandleReadIndexResponse"}
+_LIFECYCLE = frozenset({"shutdown", "halt", "close", "destroy", "dispose", "cleanup", "teardown", "stop"})
 _GENERIC = frozenset({"run", "process", "handle", "apply", "execute", "call", "step", "loop", "work", "tick"})
 _NOT_ACTIONS = frozenset({"is", "has", "get", "can", "should", "to", "string", "equals", "hash", "new", "init",
                           "test", "main", "close", "dump", "print", "format", "parse", "len", "size", "observe"})
@@ -293,6 +294,8 @@ def _state(index: RepoIndex, actions: list[ProposedAction], focus: Focus, opts: 
     for q, fn in fns.items():
         if is_harness(fn.file) or (fn.parent and fn.name == fn.parent.rsplit(".", 1)[-1]) or fn.name == "__init__":
             continue  # constructors initialise; they are not steps
+        if set(split_words(fn.name)) & _LIFECYCLE:
+            continue  # shutdown(), halt(): the process's life, not the protocol's state
         lang = index.files[fn.file].language
         own_locals = {x.name for x in index.files[fn.file].symbols if x.kind == "local" and x.parent == q}
         for w in index.files[fn.file].writes:
@@ -333,7 +336,8 @@ def _state(index: RepoIndex, actions: list[ProposedAction], focus: Focus, opts: 
         if var in used:
             var = _spec_var(f"{owner.rsplit('.', 1)[-1]}_{name}")
         used.add(var)
-        out.append(StateVar(var, owner, name, sym.file, sym.line, ws, per_node=bool(owner) and owner == node_type))
+        per_node = bool(owner) and (owner == node_type or owner.startswith(node_type + "."))  # a node's local
+        out.append(StateVar(var, owner, name, sym.file, sym.line, ws, per_node=per_node))
     return out, node_type
 
 

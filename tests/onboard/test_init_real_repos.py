@@ -41,6 +41,9 @@ def test_init_zookeeper():
     entries = {a.entry for a in p.actions}
     assert {"FastLeaderElection.lookForLeader", "FastLeaderElection.receivedFollowingNotification",
             "FastLeaderElection.sendNotifications"} <= entries, p.render()
-    assert {"logicalclock", "recvset", "proposedLeader"} <= {s.field for s in p.state}
+    state = {s.field: s for s in p.state}
+    assert {"logicalclock", "recvset", "proposedLeader"} <= set(state)
+    assert state["recvset"].per_node and state["logicalclock"].per_node  # a node's local and field
+    assert "stop" not in state  # written only by shutdown()/halt(): the process's life, not the protocol
     assert p.language == "java" and p.node_type == "FastLeaderElection"
     assert p.source_files[0].endswith("quorum/FastLeaderElection.java")
