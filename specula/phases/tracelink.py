@@ -16,6 +16,7 @@ a spec with other variables needs a refinement mapping, which is reported, not g
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,14 +141,17 @@ def build_with_cfg(spec_path: Path, cfg_text: str, search_path: Sequence[Path] =
 
 
 def validate_tracelink(runs: Sequence[Path], setup: PgoSetup, spec_path: Path, spec_cfg: Path | None = None,
-                       refinement: str | None = None, max_nodes: int = 200_000) -> TraceLinkResult:
+                       refinement: str | None = None, max_nodes: int = 200_000,
+                       max_seconds: float | None = 600.0) -> TraceLinkResult:
     """Validate each TraceLink run folder against the spec at ``spec_path``.
 
     The spec is read with tracegen's constants (as SysMoBench substitutes it into the validation
     module); constants those do not set come from the spec's own cfg (``spec_cfg``, default
     SPEC.cfg). ``refinement`` is SysMoBench's mapping text (``WITH a <- b, c <- 3``): a spec
     variable renamed to a reference variable, a spec constant given a value or a reference
-    constant. Without it the spec must use the reference's variable names.
+    constant. Without it the spec must use the reference's variable names. A run whose
+    interleavings are not all explored within ``max_nodes`` nodes or ``max_seconds`` does not
+    pass (kind ``limit``): it was not validated.
     """
     from specula.traces.mpcal import parse_mpcal
     from specula.traces.pgo_replay import Replayer
@@ -175,7 +179,7 @@ def validate_tracelink(runs: Sequence[Path], setup: PgoSetup, spec_path: Path, s
                           path=str(spec_path))
     replayer = Replayer(ref_model, mpcal)
     labels = _labels(ref_model)
-    return TraceLinkResult([_one(Path(r), replayer, spec, renaming, max_nodes) for r in runs], len(labels))
+    return TraceLinkResult([_one(Path(r), replayer, spec, renaming, max_nodes, max_seconds) for r in runs], len(labels))
 
 
 def parse_refinement(text: str) -> dict[str, str]:
@@ -254,7 +258,8 @@ def _labels(model: Any) -> set[str]:
     return {n for n in names if n and n not in ("Terminating", "Next")}
 
 
-def _one(run: Path, rp: Any, spec: Any, renaming: dict[str, str], max_nodes: int) -> RunVerdict:
+def _one(run: Path, rp: Any, spec: Any, renaming: dict[str, str], max_nodes: int,
+         max_seconds: float | None = None) -> RunVerdict:
     from specula.errors import SpeculaError
     from specula.traces.pgo_replay import read_records
 
@@ -291,6 +296,7 @@ def _one(run: Path, rp: Any, spec: Any, renaming: dict[str, str], max_nodes: int
             succ_cache[s] = {tuple(u[i] for i in spec_pos) for _, u in spec.next_states(to_spec(s))}
         return t in succ_cache[s]
 
+    started = time.monotonic()
     inits = [tuple(u[i] for i in spec_pos) for u in spec.init_states()]
     start = tuple((p, 0) for p in procs)
     queue = deque((start, s) for s in inits)
@@ -325,10 +331,13 @@ def _one(run: Path, rp: Any, spec: Any, renaming: dict[str, str], max_nodes: int
                 if node not in seen:
                     seen.add(node)
                     queue.append(node)
-            if len(seen) > max_nodes:
+            over_time = max_seconds is not None and time.monotonic() - started > max_seconds
+            if len(seen) > max_nodes or over_time:
+                what = f"{max_seconds:.0f} s" if over_time else f"{max_nodes} nodes"
                 return RunVerdict(run.name, False, total, len(seen), {
                     "kind": "limit", "where": str(run), "process": p, "label": None,
-                    "message": f"more than {max_nodes} interleavings explored"}, sorted(used_labels))
+                    "message": f"not validated: its interleavings were not all explored within {what} "
+                               f"({len(seen)} nodes)"}, sorted(used_labels))
     return RunVerdict(run.name, True, total, len(seen), None, sorted(used_labels))
 
 

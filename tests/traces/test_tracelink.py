@@ -145,3 +145,9 @@ def test_eval_scores_phase_3_of_a_pgo_task_from_its_runs(tmp_path, capsys):
     main(["eval", str(mut), *args[2:]])
     conf = json.loads(capsys.readouterr().out)["phases"]["conformance"]
     assert conf["score"] == 0.0 and "label p2" in conf["summary"], conf
+
+
+def test_a_run_not_explored_within_the_limit_does_not_pass():
+    res = validate_tracelink([RUN], SETUP, REF, max_nodes=3)
+    f = res.runs[0].failure
+    assert not res.runs[0].ok and f["kind"] == "limit" and "not validated" in f["message"], f
