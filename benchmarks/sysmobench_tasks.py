@@ -64,7 +64,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--write", type=Path, help="replace the table between the markers in this file")
     args = ap.parse_args()
-    from specula.bench.tasks import list_tasks
+    from specula.tasks import list_tasks
 
     tasks = [t for t in list_tasks(str(args.sysmobench)) if t.kind == "sysmobench"]
     lines = ["| task | spec scored | phases run | syntax | runtime | conformance | invariants | overall | "

@@ -22,7 +22,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0, help="limit of each search")
     args = ap.parse_args()
     from specula.bench.scoring import eval_spec, task_data
-    from specula.bench.tasks import load_task
+    from specula.tasks import load_task
     from specula.phases import RuntimeSettings
     from specula.tla import model as model_mod
 
