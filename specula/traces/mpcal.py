@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from specula.errors import TraceError
 
@@ -92,12 +93,9 @@ class MPCal:
 # scanning
 
 
-def _block(text: str, open_at: int) -> tuple[str, int]:
-    """The text inside the braces/parens opening at ``open_at`` and the index after the closer."""
-    pairs = {"{": "}", "(": ")", "[": "]"}
-    opener = text[open_at]
-    depth, i, n = 0, open_at, len(text)
-    in_str = False
+def _code(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """(index, character) of ``text`` from ``start``, skipping the inside of string literals."""
+    i, n, in_str = start, len(text), False
     while i < n:
         c = text[i]
         if in_str:
@@ -108,47 +106,41 @@ def _block(text: str, open_at: int) -> tuple[str, int]:
                 in_str = False
         elif c == '"':
             in_str = True
-        elif c in pairs:
+        else:
+            yield i, c
+        i += 1
+
+
+_OPEN = {"{": "}", "(": ")", "[": "]"}
+
+
+def _block(text: str, open_at: int) -> tuple[str, int]:
+    """The text inside the brackets opening at ``open_at`` and the index after the closer."""
+    depth = 0
+    for i, c in _code(text, open_at):
+        if c in _OPEN:
             depth += 1
-        elif c in pairs.values():
+        elif c in "}])":
             depth -= 1
             if depth == 0:
-                if pairs[opener] != c:
-                    raise TraceError(f"MPCal: unbalanced {opener!r} at offset {open_at}")
+                if _OPEN[text[open_at]] != c:
+                    raise TraceError(f"MPCal: unbalanced {text[open_at]!r} at offset {open_at}")
                 return text[open_at + 1:i], i + 1
-        i += 1
-    raise TraceError(f"MPCal: unclosed {opener!r} at offset {open_at}")
+    raise TraceError(f"MPCal: unclosed {text[open_at]!r} at offset {open_at}")
 
 
 def _split_top(text: str, sep: str) -> list[str]:
     """Split ``text`` at ``sep`` characters outside brackets and strings."""
-    out, depth, cur, in_str, i = [], 0, [], False, 0
-    while i < len(text):
-        c = text[i]
-        if in_str:
-            cur.append(c)
-            if c == "\\" and i + 1 < len(text):
-                cur.append(text[i + 1])
-                i += 2
-                continue
-            if c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-            cur.append(c)
-        elif c in "([{":
+    out, depth, last = [], 0, 0
+    for i, c in _code(text):
+        if c in _OPEN:
             depth += 1
-            cur.append(c)
-        elif c in ")]}":
+        elif c in "}])":
             depth -= 1
-            cur.append(c)
         elif c == sep and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
-        i += 1
-    out.append("".join(cur))
+            out.append(text[last:i])
+            last = i + 1
+    out.append(text[last:])
     return out
 
 
@@ -175,27 +167,18 @@ def _skip_ws(text: str, i: int) -> int:
 
 
 def _until_semicolon(text: str, i: int) -> tuple[str, int]:
-    depth, j, in_str = 0, i, False
-    while j < len(text):
-        c = text[j]
-        if in_str:
-            if c == "\\":
-                j += 2
-                continue
-            if c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c in "([{":
+    """A statement from ``i``: up to its ``;`` (consumed) or the closer of its block (not consumed)."""
+    depth = 0
+    for j, c in _code(text, i):
+        if c in _OPEN:
             depth += 1
-        elif c in ")]}":
+        elif c in "}])":
             if depth == 0:
-                return text[i:j], j  # a statement ended by the block's closer
+                return text[i:j], j
             depth -= 1
         elif c == ";" and depth == 0:
             return text[i:j], j + 1
-        j += 1
-    return text[i:j], j
+    return text[i:], len(text)
 
 
 def _stmts(text: str) -> tuple[Stmt, ...]:
