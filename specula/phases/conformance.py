@@ -619,7 +619,7 @@ def validate_wv(
     import dataclasses
 
     from specula.errors import ConfigError, InputError
-    from specula.tla import Limits, Model, check, load
+    from specula.tla import Limits, Model, check
     from specula.tla.cfg import check_cfg_names, load_cfg
     from specula.traces.mapping import parse_mapping
     from specula.traces.wv import mapping_yaml, read_wv, wv_windows
@@ -635,12 +635,12 @@ def validate_wv(
         raise InputError("no window-validation module given")
     for path in modules:
         path = Path(path)
-        mod = read_wv(path)
+        mod = read_wv(path, tuple(str(p) for p in search_path))
         cfg_file = Path(cfg_path) if cfg_path is not None else path.with_suffix(".cfg")
         if not cfg_file.is_file():
             raise ConfigError(f"model config not found: {cfg_file} (give the module's cfg with --config)",
                               path=str(cfg_file))
-        spec = load(str(path), search_path=tuple(str(p) for p in search_path))
+        spec = mod.spec
         cfg = load_cfg(cfg_file)
         check_cfg_names(cfg, spec)
         goal = list(cfg.invariants)
@@ -665,7 +665,7 @@ def validate_wv(
                 rows.setdefault(mod.action, ActionRow(mod.action))
                 rows[mod.action].total += 1
         if failing:
-            _diagnose_wv(mod, cfg, failing, causes, issues, search_path)
+            _diagnose_wv(mod, cfg, failing, causes, issues)
     ordered = list(rows.values())
     scored = [r for r in ordered if r.total]
     score = sum(r.leaderboard for r in scored) / len(scored) if scored else 0.0
@@ -696,23 +696,23 @@ def _run_wv_window(Model: Any, check: Any, Limits: Any, replace: Any, spec: Any,
 
 
 def _diagnose_wv(mod: Any, cfg: Any, failing: list[tuple[Window, WindowResult]], causes: dict[str, Cause],
-                 issues: list[TraceIssue], search_path: Sequence[str | Path]) -> None:
+                 issues: list[TraceIssue]) -> None:
     """The diagnosis of the failing windows: the same windows, bound by the mapping equivalent
     to the module, checked with check_step against the spec under test (the module's cfg
     without its invariant)."""
     import dataclasses
 
-    from specula.tla import Model, load
+    from specula.tla import Model
     from specula.traces.mapping import parse_mapping
     from specula.traces.wv import mapping_yaml
 
     try:
         mapping = parse_mapping(mapping_yaml([mod]), f"<mapping from {mod.path.name}>")
-        inner = load(str(mod.path.parent / f"{mod.inner}.tla"), search_path=tuple(str(p) for p in search_path))
+        inner = mod.inner_spec
         # the module's cfg names the module's own Spec and invariant: the spec under test is
         # started from its Init and stepped by its Next (only the action's own step matters)
         icfg = dataclasses.replace(cfg, invariants=[], properties=[], specification=None, init="Init", next="Next")
-        model = Model(inner, icfg)
+        model = Model(inner, icfg, codegen=False)  # a few windows: compiling generated code costs more
         res = validate_windows(model, [w for w, _ in failing], mapping, cfg=icfg)
     except Exception as exc:  # noqa: BLE001 - the verdicts stand without a diagnosis
         issues.append(TraceIssue(str(mod.path), None, f"no diagnosis for the failing windows: {type(exc).__name__}: {exc}",

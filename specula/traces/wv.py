@@ -50,6 +50,8 @@ class WVModule:
     message_params: dict[str, str] = field(default_factory=dict)
     message_var: str | None = None
     notes: list[str] = field(default_factory=list)  # parts not translated (listed in the mapping)
+    spec: Any = field(default=None, repr=False, compare=False)  # the loaded module (tla.Spec)
+    inner_spec: Any = field(default=None, repr=False, compare=False)  # the loaded spec under test
 
 
 def is_wv_module(path: str | Path) -> bool:
@@ -75,7 +77,7 @@ def _src(spec: Any, node: Any) -> str:
     return "\n".join(line.rstrip() for line in out.splitlines() if line.strip())
 
 
-def read_wv(path: str | Path) -> WVModule:
+def read_wv(path: str | Path, search_path: tuple[str, ...] = ()) -> WVModule:
     """Read a WV/TV module; raise InputError (with the file) when it does not have their shape."""
     from specula.tla import ast as A
     from specula.tla import load
@@ -96,7 +98,7 @@ def read_wv(path: str | Path) -> WVModule:
         raise InputError("not a window-validation module: no `S == INSTANCE <spec>`", path=str(p))
     instance, inner = inst.group(1), inst.group(2)
     wpath = Path(wfile) if Path(wfile).is_absolute() else p.parent / wfile
-    spec = load(str(p))
+    spec = load(str(p), search_path=search_path)
     root = spec.root
     names = root.names
 
@@ -112,8 +114,9 @@ def read_wv(path: str | Path) -> WVModule:
         raise InputError(f"Next calls no action of {instance} (expected `{instance}!Action(...)`)", path=str(p))
     call = calls[0]
     mod = WVModule(p, root.module.name if getattr(root, "module", None) is not None else p.stem, inner, instance,
-                   call.name, wpath, all_def, pm.group(1))
-    inner_vars = _inner_variables(p.parent / f"{inner}.tla")
+                   call.name, wpath, all_def, pm.group(1), spec=spec)
+    mod.inner_spec = _inner_spec(p.parent / f"{inner}.tla", search_path)
+    inner_vars = tuple(mod.inner_spec.variables)
     local = {n for n, d in names.items() if getattr(d, "module", None) == mod.name and getattr(d, "kind", "") == "op"}
 
     def inline(node: Any) -> str:
@@ -158,7 +161,8 @@ def read_wv(path: str | Path) -> WVModule:
         else:
             mod.notes.append(f"PostReached conjunct not translated: {t}")
     # parameters bound from a one-message set the module builds (\E m \in messages : S!A(m))
-    formals = _inner_params(p.parent / f"{inner}.tla", call.name)
+    d = mod.inner_spec.root.names.get(call.name)
+    formals = tuple(q.name for q in getattr(getattr(d, "node", None), "params", ()) or ())
     for q in A.walk(nxt):
         if isinstance(q, A.Quant) and q.kind == "E":
             for bd in q.bounds:
@@ -183,20 +187,16 @@ def _one_element(set_text: str) -> str:
     return f"CHOOSE x_ \\in {t} : TRUE"
 
 
-def _inner_variables(path: Path) -> tuple[str, ...]:
+def _inner_spec(path: Path, search_path: tuple[str, ...]) -> Any:
+    from specula.errors import SpeculaError
     from specula.tla import load
 
     try:
-        return tuple(load(str(path)).variables)
+        return load(str(path), search_path=search_path)
+    except SpeculaError:
+        raise
     except Exception as exc:  # noqa: BLE001 - reported with the file
         raise InputError(f"cannot load the spec the module instantiates: {exc}", path=str(path)) from None
-
-
-def _inner_params(path: Path, action: str) -> tuple[str, ...]:
-    from specula.tla import load
-
-    d = load(str(path)).root.names.get(action)
-    return tuple(p.name for p in getattr(getattr(d, "node", None), "params", ()) or ())
 
 
 def wv_windows(mod: WVModule, issues: list[TraceIssue] | None = None) -> list[tuple[Window, Any]]:
