@@ -414,11 +414,68 @@ def _span_loc(span: Any) -> str | None:
     return f"{f or '<spec>'}:{line}:{col or 1}"
 
 
+def _unobserved_cause(action: str, variables: list[str], why: str) -> Cause:
+    """One cause for every window of ``action`` that cannot be checked because the action reads
+    unobserved variables without a usable domain (grouped by the variables, so N windows are
+    one line), with the mapping entry that fixes it."""
+    vs = ", ".join(variables)
+    fix = "; ".join(f"variables.{v}.value (or .domain)" for v in variables)
+    return Cause(action, "unobserved",
+                 f"{action} reads {vs}, which the windows do not observe and {why}: give {fix} in the mapping",
+                 detail={"variables": vs, "fix": "variables:\n" + "".join(
+                     f"  {v}: {{value: {{tla: \"...\"}}}}\n" for v in variables)})
+
+
+def _step(model: Any, b: Bound) -> Any:
+    """``check_step`` with honest defaults for unobserved variables: each ranges over its TypeOK
+    domain, but when their product is too large, the variables the action never reads (it leaves
+    them UNCHANGED) are not enumerated at all -- the action copies them whatever they are."""
+    try:
+        return model.check_step(b.action, b.pre, b.post, b.params or None, b.free or None)
+    except EvalError as exc:
+        if "too many candidate pre-states" not in str(exc):
+            raise
+        from specula.tla.step import Unobserved
+        from specula.traces.shape import variables_read
+
+        reads = variables_read(model, b.action)
+        unobserved = [v for v in model.variables if v not in b.pre and v not in (b.free or {})]
+        if reads is None:
+            raise
+        copied = {v: [Unobserved(v)] for v in unobserved if v not in reads}
+        needed = [v for v in unobserved if v in reads]
+        if not copied:
+            raise _TooLarge(needed, str(exc)) from None
+        try:
+            return model.check_step(b.action, b.pre, b.post, b.params or None, {**(b.free or {}), **copied})
+        except EvalError as exc2:
+            if "too many candidate pre-states" in str(exc2):
+                raise _TooLarge(needed, str(exc2)) from None
+            raise
+
+
+class _TooLarge(Exception):
+    def __init__(self, variables: list[str], message: str) -> None:
+        super().__init__(message)
+        self.variables = variables
+
+
 def _check(model: Any, b: Bound, binder: Binder, domains: dict[str, dict[str, list]] | None = None
            ) -> tuple[bool, Cause | None, dict[str, str] | None]:
     try:
-        verdict = model.check_step(b.action, b.pre, b.post, b.params or None, b.free or None)
+        verdict = _step(model, b)
+    except _TooLarge as exc:
+        import re
+
+        m = re.search(r"\((\d+)\)", str(exc))
+        size = f"the product of their TypeOK domains is too large to try ({m.group(1)} pre-states)" if m else \
+            "their TypeOK domains are too large to try"
+        return False, _unobserved_cause(b.action, exc.variables, size), None
     except EvalError as exc:
+        um = _unobserved_name(str(exc))
+        if um is not None:
+            return False, _unobserved_cause(b.action, [um], "TypeOK gives it no domain small enough to try "
+                                            "(infinite, or over 10,000 values)"), None
         if "needs a value for its parameter" in str(exc):
             verdict = check_step_over_domains(model, b, domains if domains is not None else {})
             if verdict is None:
@@ -435,7 +492,31 @@ def _check(model: Any, b: Bound, binder: Binder, domains: dict[str, dict[str, li
             return _check_summaries(model, b, binder, verdict)
         params = getattr(verdict, "params", None) or {}
         return True, None, {k: _fmt(v) for k, v in params.items()}
+    um = _unobserved_in(verdict)
+    if um:  # the action failed on a value it read from an unobserved variable: no verdict
+        return False, _unobserved_cause(b.action, um, "TypeOK gives it no domain small enough to try "
+                                        "(infinite, or over 10,000 values)"), None
     return False, _cause_of(b, verdict), None
+
+
+def _unobserved_in(verdict: Any) -> list[str]:
+    """Unobserved variables (placeholders without a domain) the failing step read."""
+    import re
+
+    parts: list[str] = []
+    fc = getattr(verdict, "false_conjunct", None)
+    if fc is not None:
+        parts += [repr(v) for v in (getattr(fc, "values", None) or {}).values()]
+    for _var, pair in (getattr(verdict, "mismatched", None) or {}).items():
+        parts += [repr(x) for x in (pair[1] or [])]
+    return sorted(set(re.findall(r"<unobserved (\w+)>", " ".join(parts))))
+
+
+def _unobserved_name(msg: str) -> str | None:
+    import re
+
+    m = re.search(r"<unobserved (\w+)>", msg)
+    return m.group(1) if m else None
 
 
 def _unobserved_hint(msg: str) -> str:

@@ -78,6 +78,9 @@ class SpecInfo:
     nodes_from: str = ""  # where the node set came from (for the choices)
     evaluate: Callable[[str], Any] | None = None  # constant-level TLA+ text -> value
     definitions: frozenset[str] = frozenset()  # zero-arity definitions (a trace string may name one)
+    #: does the spec read log entries as records with a ``term`` field (``log[n][i].term``)?
+    #: False: entries are bare terms (``log[n][i]`` compared with numbers)
+    log_records: bool = True
 
 
 @dataclass
@@ -138,7 +141,8 @@ class Binder:
         if "log" in info.variables and "log" not in self.mapping.variables:
             auto = copy.copy(self.mapping)
             auto.variables = {**self.mapping.variables,
-                              "log": VarMap("log", None, abstract=Abstraction("logLen", "logLastTerm"))}
+                              "log": VarMap("log", None, abstract=Abstraction(
+                                  "logLen", "logLastTerm", term_field="term" if info.log_records else None))}
             self._auto = auto
 
     def abstraction(self, var: str, action: str | None = None) -> Abstraction | None:
@@ -426,7 +430,8 @@ class Binder:
         m = self.mapping
         if self._auto is not None and "log" not in m.variables_for(action) and any("log" not in r and "logLen" in r for r in raws):
             m = self._auto
-            choices.append("log compared by logLen and logLastTerm (SysMoBench's log abstraction)")
+            choices.append("log compared by logLen and logLastTerm (SysMoBench's log abstraction; witness entries "
+                           + ("[term |-> t]" if self.info.log_records else "bare terms") + ")")
         variables = m.variables_for(action)
         mapped = [m.map_state(r, self._vars, action) for r in raws]
         ids = self._node_ids(*mapped, action=action)

@@ -15,7 +15,8 @@ from typing import Any, Iterable
 from specula.errors import EvalError, SpeculaError
 from specula.traces.bind import Bound, SpecInfo
 
-__all__ = ["spec_info", "check_step_over_domains", "param_domains", "action_params", "parameter_choices"]
+__all__ = ["spec_info", "check_step_over_domains", "param_domains", "action_params", "parameter_choices",
+           "variables_read"]
 
 
 def spec_info(model: Any, cfg: Any = None) -> SpecInfo:
@@ -69,7 +70,24 @@ def spec_info(model: Any, cfg: Any = None) -> SpecInfo:
         n for n, d in root_names.items()
         if getattr(d, "kind", "") == "op" and not getattr(getattr(d, "node", None), "params", ()) and n not in actions
     )
-    return SpecInfo(variables, actions, templates, names, nodes, nodes_from, evaluate, definitions)
+    return SpecInfo(variables, actions, templates, names, nodes, nodes_from, evaluate, definitions,
+                    _log_records(model))
+
+
+def _log_records(model: Any) -> bool:
+    """Whether the spec reads its log entries' ``term`` field: ``.term`` applied to an indexed
+    ``log`` (``log[n][i].term``, ``log[i].term``) anywhere in the root module's text."""
+    import re
+
+    spec = getattr(model, "spec", None)
+    root = getattr(model, "root", None)
+    file = getattr(getattr(getattr(root, "module", None), "span", None), "file", None)
+    text = (getattr(spec, "sources", None) or {}).get(file, "") if file else ""
+    if not text:
+        return True
+    if re.search(r"\blog\s*\[[^\]]*\](\s*\[[^\]]*\])?\s*\.\s*term\b", text) or re.search(r"\]\s*\.\s*term\b", text):
+        return True
+    return not re.search(r"\blog\s*\[[^\]]*\]\s*\[", text)
 
 
 def _next_operators(model: Any) -> dict[str, tuple[str, ...]]:
@@ -361,3 +379,50 @@ def parameter_choices(model: Any, action: str, fixed: dict[str, Any], pre_state:
         if not walk(binders, 0, {}, []):
             return []
     return out if len(out) <= limit else []
+
+
+def variables_read(model: Any, action: str, depth: int = 6) -> set[str] | None:
+    """The spec variables ``action`` reads, through the operators it calls: every occurrence
+    except ``UNCHANGED v`` and ``v' = v`` (which only copy a value). ``None`` when the action's
+    text cannot be found (then every variable counts as read)."""
+    from specula.tla import ast as A
+
+    names = getattr(getattr(model, "root", None), "names", None)
+    if not isinstance(names, dict):
+        return None
+    d = names.get(action)
+    body = getattr(getattr(d, "node", None), "body", None)
+    if body is None:
+        return None
+    variables = set(model.variables)
+    out: set[str] = set()
+    seen: set[str] = set()
+
+    def copies(n: Any) -> bool:
+        if isinstance(n, A.OpApp) and n.name == "UNCHANGED":
+            return True
+        return (isinstance(n, A.OpApp) and n.name == "=" and len(n.args) == 2 and isinstance(n.args[0], A.Prime)
+                and isinstance(n.args[0].expr, A.Name) and isinstance(n.args[1], A.Name)
+                and n.args[0].expr.name == n.args[1].name)
+
+    def visit(node: Any, d: int) -> None:
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if copies(n):
+                continue
+            if isinstance(n, (A.Name, A.OpApp)) and not getattr(n, "prefix", ()):
+                nm = n.name
+                if nm in variables:
+                    out.add(nm)
+                else:
+                    dd = names.get(nm)
+                    if dd is not None and getattr(dd, "kind", "") == "op" and nm not in seen and d < depth:
+                        seen.add(nm)
+                        b = getattr(dd.node, "body", None)
+                        if b is not None:
+                            visit(b, d + 1)
+            stack.extend(A.children(n))
+
+    visit(body, 0)
+    return out
