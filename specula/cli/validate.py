@@ -31,6 +31,7 @@ def validate_cmd(
         None, "--constants", help="With --tracelink: tracegen's constants (default: <Module>Validate.cfg beside the reference)."),
     refinement: Optional[Path] = typer.Option(
         None, "--refinement", help="With --tracelink: SysMoBench's refinement mapping (`WITH var <- refVar, C <- 3`)."),
+    strict: bool = typer.Option(False, "--strict", help="Refuse relaxations: a window whose binding needs an abstraction weaker than exact fails (docs/mapping.md, abstraction policy)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Phase 3: validate observed transition windows against the spec's actions (exit 1 if any fails)."""
@@ -44,9 +45,9 @@ def validate_cmd(
     more = list(windows or []) + list(files or [])
     if is_wv_module(spec) and traces is None and all(is_wv_module(f) for f in more):
         # SysMoBench window-validation modules, run as they are (docs/windows.md)
-        res = validate_wv([spec, *more], config)
+        res = validate_wv([spec, *more], config, strict=strict)
     else:
-        res = validate_files(spec, config, more, traces, mapping, targets=targets, whole_trace=whole)
+        res = validate_files(spec, config, more, traces, mapping, targets=targets, whole_trace=whole, strict=strict)
     if json_out:
         print_json(res.to_dict())
     else:

@@ -152,6 +152,10 @@ class ConformanceResult:
     traces: list[TraceFollow] = field(default_factory=list)
     seconds: float = 0.0
     checked: int = 0  # windows actually sent to check_step (the rest reused a verdict)
+    #: every relaxation (abstraction weaker than exact) that applied: kind, subject, strength,
+    #: meaning, windows -- docs/mapping.md, "Abstraction policy"
+    relaxations: list[dict[str, Any]] = field(default_factory=list)
+    strict: bool = False  # relaxations refused (windows that need one fail as "relaxed")
 
     @property
     def total(self) -> int:
@@ -193,6 +197,8 @@ class ConformanceResult:
             "traces": [t.to_dict() for t in self.traces],
             "seconds": round(self.seconds, 3),
             "checked": self.checked,
+            "relaxations": self.relaxations,
+            "strict": self.strict,
         }
         d["windows"] = [w.to_dict() for w in self.windows if include_windows or not w.ok]
         return d
@@ -223,6 +229,9 @@ class ConformanceResult:
             out.append(f"- whole trace {first.trace_id}: {first.message}{more}")
         if self.traces and not failed:
             out.append(f"whole traces: all {len(self.traces)} followed")
+        if self.relaxations:
+            out.append("relaxations (weaker than exact): " + "; ".join(
+                f"{r['kind']} {r['subject']} ({r['windows']})".replace("  ", " ") for r in self.relaxations[:8]))
         if self.choices:
             out.append("choices: " + "; ".join(f"{k} ({n})" for k, n in list(self.choices.items())[:6]))
         if self.issues:
@@ -255,6 +264,7 @@ def conformance(
     traces: Sequence[Trace] = (),
     issues: Sequence[TraceIssue] = (),
     search_path: Sequence[str | Path] = (),
+    strict: bool = False,
 ) -> ConformanceResult:
     """Phase 3 over windows (and optionally whole traces) of one spec. Raises SpecError /
     ConfigError for a broken spec, cfg or mapping; bad windows are scored failures."""
@@ -264,7 +274,7 @@ def conformance(
         mapping = load_mapping(mapping)
     model, cfg = build_model(spec_path, cfg_path, search_path)
     return validate_windows(model, windows, mapping, cfg=cfg, targets=targets, traces=traces, issues=issues,
-                            strict_targets=strict_targets)
+                            strict_targets=strict_targets, strict=strict)
 
 
 def validate_windows(
@@ -277,8 +287,10 @@ def validate_windows(
     strict_targets: bool = False,
     traces: Sequence[Trace] = (),
     issues: Sequence[TraceIssue] = (),
+    strict: bool = False,
 ) -> ConformanceResult:
-    """Validate ``windows`` against an already built Model."""
+    """Validate ``windows`` against an already built Model. ``strict``: a window whose binding
+    needs a relaxation (RELAXATIONS) is not checked and fails with a ``relaxed`` cause."""
     t0 = time.perf_counter()
     info = spec_info(model, cfg)
     if mapping is not None:
@@ -295,7 +307,8 @@ def validate_windows(
     causes: dict[str, Cause] = {}
     results: list[WindowResult] = []
     choices: Counter[str] = Counter()
-    verdicts: dict[str, tuple[str, bool, Cause | None, dict[str, str] | None, tuple[str, ...]]] = {}
+    verdicts: dict[str, tuple[str, bool, Cause | None, dict[str, str] | None, tuple[str, ...], tuple]] = {}
+    relaxed: Counter[tuple[str, str]] = Counter()
     domains: dict[str, dict[str, list]] = {}
     checked = 0
     for w in windows:
@@ -309,8 +322,19 @@ def validate_windows(
                 kind = "unknown-action" if name not in info.actions else "bind"
                 msg = str(exc) if isinstance(exc, BindError) else f"cannot read the window: {type(exc).__name__}: {exc}"
                 cause = Cause(name, kind, msg if kind == "bind" else f"the spec has no action {name} in Next")
-                hit = (name, False, cause, None, ())
+                hit = (name, False, cause, None, (), ())
             else:
+                if strict and b.relaxations:
+                    hit = (b.action, False, _relaxed_cause(b.action, b.relaxations), None,
+                           tuple(dict.fromkeys(b.choices)), b.relaxations)
+                    verdicts[key] = hit
+                    action, ok, cause, params, chosen, rel = hit
+                    for c in chosen:
+                        choices[c] += 1
+                    for r in rel:
+                        relaxed[r] += 1
+                    _record(rows, causes, results, w, action, ok, cause, params)
+                    continue
                 checked += 1
                 try:
                     ok, cause, params = _check(model, b, binder, domains)
@@ -318,11 +342,13 @@ def validate_windows(
                     ok, params = False, None
                     cause = Cause(b.action, "error", f"internal error while checking this window: "
                                   f"{type(exc).__name__}: {exc}")
-                hit = (b.action, ok, cause, params, tuple(dict.fromkeys(b.choices)))
+                hit = (b.action, ok, cause, params, tuple(dict.fromkeys(b.choices)), b.relaxations)
             verdicts[key] = hit
-        action, ok, cause, params, chosen = hit
+        action, ok, cause, params, chosen, rel = hit
         for c in chosen:
             choices[c] += 1
+        for r in rel:
+            relaxed[r] += 1
         _record(rows, causes, results, w, action, ok, cause, params)
     follows = [follow_trace(model, binder, tr) for tr in traces]
     for tr in follows:
@@ -354,7 +380,25 @@ def validate_windows(
         traces=follows,
         seconds=time.perf_counter() - t0,
         checked=checked,
+        relaxations=_relaxation_rows(relaxed),
+        strict=strict,
     )
+
+
+def _relaxation_rows(relaxed: Counter) -> list[dict[str, Any]]:
+    from specula.traces.bind import RELAXATIONS
+
+    rows = []
+    for (kind, subject), n in sorted(relaxed.items(), key=lambda kv: (-kv[1], kv[0])):
+        strength, meaning = RELAXATIONS.get(kind, ("weaker", kind))
+        rows.append({"kind": kind, "subject": subject, "strength": strength, "meaning": meaning, "windows": n})
+    return rows
+
+
+def _relaxed_cause(action: str, relaxations: Sequence[tuple[str, str]]) -> Cause:
+    what = ", ".join(f"{k} {s}".strip() for k, s in relaxations)
+    return Cause(action, "relaxed", f"--strict: this window needs relaxations weaker than exact ({what})",
+                 detail={"relaxations": what})
 
 
 def _defined_names(model: Any) -> list[str]:
@@ -631,6 +675,7 @@ def validate_files(
     targets: Sequence[str] | None = None,
     whole_trace: bool = False,
     search_path: Sequence[str | Path] = (),
+    strict: bool = False,
 ) -> ConformanceResult:
     """Read window/trace files (problems collected, not fatal), cut event traces into windows of
     the target actions, validate. ``whole_trace`` also follows each whole trace."""
@@ -679,7 +724,7 @@ def validate_files(
                                      f"({', '.join(others)})", "warning"))
         windows = keep
     return conformance(spec_path, cfg_path, windows, mapping, targets=targets, traces=traces, issues=issues,
-                       search_path=search_path, strict_targets=True)
+                       search_path=search_path, strict_targets=True, strict=strict)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -691,6 +736,7 @@ def validate_wv(
     cfg_path: str | Path | None = None,
     *,
     search_path: Sequence[str | Path] = (),
+    strict: bool = False,
 ) -> ConformanceResult:
     """Run SysMoBench WV/TV modules unchanged: for every window index, the module's model with
     ``w`` bound to that window, checked for its invariant (NeverPost); a window passes when the
@@ -711,6 +757,7 @@ def validate_wv(
     results: list[WindowResult] = []
     issues: list[TraceIssue] = []
     choices: Counter[str] = Counter()
+    relaxed: Counter[tuple[str, str]] = Counter()
     checked = 0
     if not modules:
         raise InputError("no window-validation module given")
@@ -734,7 +781,13 @@ def validate_wv(
         choices[f"{mod.action}: verdicts from {path.name} run per window (a window passes when "
                 f"{', '.join(goal)} is violated)"] += len(wins)
         failing: list[tuple[Window, WindowResult]] = []
+        module_relax = _wv_relaxations(mod)
+        for r in module_relax:
+            relaxed[r] += len(wins)
         for w, raw in wins:
+            if strict and module_relax:
+                _record(rows, causes, results, w, mod.action, False, _relaxed_cause(mod.action, module_relax), None)
+                continue
             checked += 1
             ok, why = _run_wv_window(Model, check, Limits, dataclasses.replace, spec, cfg, mod.window_def, raw, goal)
             if ok:
@@ -753,7 +806,26 @@ def validate_wv(
     return ConformanceResult(
         score=score, actions=ordered, causes=sorted(causes.values(), key=lambda c: (-c.count, c.action, c.title)),
         windows=results, choices=dict(choices.most_common()), issues=issues,
-        seconds=time.perf_counter() - t0, checked=checked)
+        seconds=time.perf_counter() - t0, checked=checked, relaxations=_relaxation_rows(relaxed), strict=strict)
+
+
+def _wv_relaxations(mod: Any) -> tuple[tuple[str, str], ...]:
+    """What a WV module relaxes, in the terms of RELAXATIONS: variables it fixes (or observes only
+    by length), and the input message it rebuilds."""
+    import re
+
+    out: list[tuple[str, str]] = []
+    for var, text in mod.init.items():
+        kind = mod.post.get(var)
+        observed = re.fullmatch(re.escape(mod.window_def) + r"\.pre\.(\w+)", text.strip())
+        if kind and kind[0] == "len":
+            out.append(("summary", var))
+        elif not (kind and kind[0] == "eq" and observed):
+            if var != mod.message_var:
+                out.append(("fixed", var))
+    if mod.message_params:
+        out.append(("input", mod.action))
+    return tuple(out)
 
 
 def _run_wv_window(Model: Any, check: Any, Limits: Any, replace: Any, spec: Any, cfg: Any, wdef: str, raw: Any,

@@ -17,12 +17,26 @@ from specula.tla import values as V
 from specula.traces.mapping import Abstraction, Mapping, Summary, TlaExpr, VarMap
 from specula.traces.window import Window
 
-__all__ = ["SpecInfo", "Bound", "BindError", "Binder", "MESSAGE_PARAMS", "raw_key", "summary_matches", "summaries_match", "MESSAGE_VARS", "NONE_NAMES"]
+__all__ = ["SpecInfo", "Bound", "BindError", "Binder", "RELAXATIONS", "MESSAGE_PARAMS", "raw_key", "summary_matches", "summaries_match", "MESSAGE_VARS", "NONE_NAMES"]
 
 MESSAGE_PARAMS = ("m", "msg", "message")
 MESSAGE_VARS = ("msgs", "messages", "network", "net", "mailbox")
 NONE_NAMES = ("None", "Nil", "NULL", "Null", "NoNode")
 NODE_FIELDS = frozenset({"from", "to", "src", "dst", "source", "dest", "sender", "receiver", "mfrom", "mdest", "msource"})
+
+
+#: every abstraction a binding can apply that is not exact, with its strength and what it
+#: relaxes (docs/mapping.md, "Abstraction policy"); renames (``field``), value tables, node ids
+#: by value or ``nodes.ids``, ``node_values``, and parameters bound to the actor, the input or an
+#: input field are exact and are not listed
+RELAXATIONS: dict[str, tuple[str, str]] = {
+    "summary": ("weaker", "observed only through summaries (e.g. log length and last term): any spec value "
+                          "with the same summaries is accepted"),
+    "free": ("weaker", "not observed: any value of its domain may start the step"),
+    "fixed": ("weaker", "not observed: fixed to a value the mapping (or window module) chose, which the system may not have had"),
+    "input": ("weaker", "the input message is rebuilt by the mapping's TLA+ text, not passed as the system sent it"),
+    "nodes-by-position": ("weaker", "trace node ids paired with the spec's nodes by position, not by name"),
+}
 
 
 class BindError(Exception):
@@ -96,6 +110,8 @@ class Bound:
     post_summaries: dict[str, Any]
     choices: list[str]
     key: str  # identical keys give identical verdicts (see raw_key)
+    #: (kind, subject) of every relaxation this binding applied (kinds: RELAXATIONS)
+    relaxations: tuple[tuple[str, str], ...] = ()
 
 
 def _ordered(s: Any) -> list[Any]:
@@ -559,7 +575,18 @@ class Binder:
         still = [v for v in unobserved if v not in pre and v not in free]
         if still:
             choices.append(f"unobserved variables free within TypeOK: {', '.join(still)}")
-        return Bound(action, pre, post, params, free, post_summaries, choices, key)
+        relax: list[tuple[str, str]] = [("summary", v) for v in post_summaries]
+        for var in unobserved:
+            vm = variables.get(var)
+            if var in free or var in still:
+                relax.append(("free", var))
+            elif vm is not None and vm.has_value:
+                relax.append(("fixed", var))
+        if rebuilt is not None and w.input is not None:
+            relax.append(("input", action))
+        if any(c.startswith("trace node ids read by position") for c in choices):
+            relax.append(("nodes-by-position", ""))
+        return Bound(action, pre, post, params, free, post_summaries, choices, key, tuple(relax))
 
     def _param_value(self, raw: Any, table: dict[Any, Any] | None, choices: list[str]) -> Any:
         if not isinstance(raw, (dict, list)):

@@ -41,13 +41,22 @@ def render_conformance(res: Any, console: Any) -> None:
         console.print(f"[yellow]target actions with no windows (excluded from the score):[/] {', '.join(res.no_windows)}")
     if res.unexercised:
         console.print(f"[dim]spec actions no window exercises: {', '.join(res.unexercised)}[/]")
+    relax = getattr(res, "relaxations", None) or []
+    if relax:
+        head = "relaxations refused (--strict)" if getattr(res, "strict", False) else "relaxations that applied"
+        console.print(f"[bold]{head}[/] (abstractions weaker than exact):")
+        for r in relax[:12]:
+            subj = f" {r['subject']}" if r["subject"] else ""
+            console.print(f"  [yellow]{r['strength']}[/] {r['kind']}{_esc(subj)}: {_esc(r['meaning'])} ({r['windows']} windows)")
+    elif res.total:
+        console.print("[green]every window checked exactly[/] (no relaxation applied)")
     if res.choices:
         console.print("[dim]binding choices:[/]")
         for k, n in list(res.choices.items())[:10]:
             console.print(f"[dim]  {_esc(k)} ({n} windows)[/]")
     for i in res.issues:
-        if i.severity == "warning" and not i.path:
-            console.print(f"[dim]{_esc(i.message)}[/]")
+        if i.severity == "warning":
+            console.print(f"[dim]{_esc((i.path + ': ') if i.path else '')}{_esc(i.message)}[/]")
     errs = [i for i in res.issues if i.severity == "error"]
     for i in errs[:10]:
         console.print(f"[yellow]{_esc(i.location())}: {_esc(i.message)}[/]")

@@ -236,6 +236,8 @@ def wv_mapping(mods: list[WVModule]) -> dict[str, Any]:
     for mod in mods:
         vs: dict[str, dict[str, Any]] = {}
         for var, text in mod.init.items():
+            if var == mod.message_var and mod.message_params:
+                continue  # the rebuilt input message is put there (docs/mapping.md, messages)
             kind = mod.post.get(var)
             pre_field = re.fullmatch(re.escape(mod.window_def) + r"\.pre\.(\w+)", text.strip())
             if kind and kind[0] == "eq" and pre_field and pre_field.group(1) == kind[1]:
@@ -259,6 +261,9 @@ def wv_mapping(mods: list[WVModule]) -> dict[str, Any]:
     avs = {a: vs for a, vs in avs.items() if vs}
     if avs:
         doc["action_variables"] = avs
+    mvars = {m.message_var for m in mods if m.message_var and m.message_params}
+    if len(mvars) == 1:
+        doc["message_var"] = mvars.pop()
     if inputs:
         doc["action_input"] = {a: {"tla": t} for a, t in inputs.items()}
     if aparams:

@@ -369,3 +369,17 @@ def test_unobserved_variables_honest_defaults(tmp_path):
     m = parse_mapping('variables:\n  big: {value: {tla: "[i \\\\in 1..4 |-> 2]"}}\n  inf: {value: 2}\n')
     res = conformance(tmp_path / "U.tla", tmp_path / "U.cfg", ws, m)
     assert [w.ok for w in res.windows] == [True, False, True, True, True, True], res.summary()
+
+
+def test_exact_binding_lists_no_relaxation_and_strict_changes_nothing():
+    """Windows that observe every variable the action needs, bound by renames only: exact."""
+    ws = handle_windows()
+    res = run("Election", ws)
+    assert res.relaxations == [] and res.passed == 6
+    res = run("Election", ws, strict=True)
+    assert res.relaxations == [] and res.passed == 6 and res.strict
+    # free within TypeOK (votes not observed) is a relaxation, refused by --strict
+    m = parse_mapping('variables:\n  votes: {aux: true, domain: "{[n \\\\in Nodes |-> {}]}"}\n')
+    res = run("Election", _clock_only(ws), m)
+    assert [(r["kind"], r["subject"], r["windows"]) for r in res.relaxations] == [("free", "votes", 6)]
+    assert run("Election", _clock_only(ws), m, strict=True).passed == 0

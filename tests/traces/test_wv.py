@@ -110,3 +110,26 @@ def test_tlc_gives_the_same_verdicts(tmp_path):
         if r.returncode == 12:  # NeverPost violated: the window passes
             passed.append(i)
     assert passed == TLC_PASSED
+
+
+def test_relaxations_listed_and_refused_by_strict(tmp_path, capsys):
+    """Issue 21.4: every abstraction weaker than exact is listed with its strength; --strict
+    refuses them (each window that needs one fails as `relaxed`)."""
+    res = validate_wv([MODULE])
+    kinds = {(r["kind"], r["subject"]): r for r in res.relaxations}
+    assert set(kinds) == {("summary", "log"), ("fixed", "timer"), ("input", "HandleVote")}
+    assert all(r["strength"] == "weaker" and r["windows"] == 4 for r in res.relaxations)
+    strict = validate_wv([MODULE], strict=True)
+    assert strict.passed == 0 and {c.kind for c in strict.causes} == {"relaxed"} and strict.strict
+    # the same relaxations through the equivalent mapping
+    out, cfg = tmp_path / "m.yaml", tmp_path / "Vote.cfg"
+    assert main(["mapping", "from-wv", str(MODULE), "-o", str(out), "--cfg-out", str(cfg)]) == 0
+    capsys.readouterr()
+    m = parse_mapping(out.read_text(), str(out))
+    res = validate_files(WV / "Vote.tla", cfg, [WV / "windows_HandleVote.ndjson"], mapping=m)
+    assert {(r["kind"], r["subject"]) for r in res.relaxations} == {("summary", "log"), ("fixed", "timer"),
+                                                                    ("input", "HandleVote")}
+    code = main(["validate", str(WV / "Vote.tla"), "-c", str(cfg), "-m", str(out), "-w",
+                 str(WV / "windows_HandleVote.ndjson"), "--strict", "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert code == 1 and d["windows_passed"] == 0 and d["strict"] and d["causes"][0]["kind"] == "relaxed"
