@@ -37,6 +37,7 @@ class TaskData:
     templates: list[InvariantTemplate] = field(default_factory=list)
     #: PGo tasks with their MPCal reference: (run folders, PgoSetup), validated whole as SysMoBench does
     tracelink: tuple[list[Path], Any] | None = None
+    wv_modules: list[Path] = field(default_factory=list)  # SysMoBench WV_<Action>.tla given as traces
 
 
 def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequence[Path] = ()) -> TaskData:
@@ -58,17 +59,23 @@ def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequenc
     files = list(trace_paths) or task.trace_paths()
     issues: list[Any] = []
     windows: list[Any] | None = None
+    wv_modules: list[Path] = []
     if files:
         targets = set(task.target_actions)
         windows = []
+        from specula.traces.wv import is_wv_module
+
         for f in files:
+            if is_wv_module(f):  # run as it is in phase 3 (docs/windows.md)
+                wv_modules.append(Path(f))
+                continue
             src = cut_windows(read_tracelink_run(f, issues)) if is_tracelink_run(f) else iter_windows(f, issues)
             for w in src:
                 spec_action = mapping.spec_action(w.action) if mapping is not None else w.action
                 if not targets or spec_action in targets:
                     windows.append(w)
     templates = load_templates(task.invariants) if task.invariants and task.invariants.is_file() else []
-    return TaskData(windows=windows, mapping=mapping, issues=issues, templates=templates)
+    return TaskData(windows=windows, mapping=mapping, issues=issues, templates=templates, wv_modules=wv_modules)
 
 
 def eval_spec(
@@ -106,6 +113,7 @@ def eval_spec(
             windows=data.windows,
             tracelink=data.tracelink,
             mapping=data.mapping,
+            wv_modules=list(data.wv_modules),
             invariant_defs=list(invariant_defs),
             untranslated=untranslated,
             target_actions=list(task.target_actions),

@@ -737,6 +737,7 @@ def validate_wv(
     *,
     search_path: Sequence[str | Path] = (),
     strict: bool = False,
+    spec: str | Path | None = None,
 ) -> ConformanceResult:
     """Run SysMoBench WV/TV modules unchanged: for every window index, the module's model with
     ``w`` bound to that window, checked for its invariant (NeverPost); a window passes when the
@@ -752,6 +753,7 @@ def validate_wv(
     from specula.traces.wv import mapping_yaml, read_wv, wv_windows
 
     t0 = time.perf_counter()
+    under_test = Path(spec) if spec is not None else None
     rows: dict[str, ActionRow] = {}
     causes: dict[str, Cause] = {}
     results: list[WindowResult] = []
@@ -775,6 +777,10 @@ def validate_wv(
         if not goal:
             raise ConfigError("the module's cfg checks no INVARIANT (SysMoBench's modules check NeverPost)",
                               path=str(cfg_file))
+        if under_test is not None and (path.parent / f"{mod.inner}.tla").resolve() != under_test.resolve():
+            issues.append(TraceIssue(str(path), None, f"the module instantiates {mod.inner} from its own folder "
+                                     f"({path.parent / (mod.inner + '.tla')}), not {under_test}: put the modules beside the "
+                                     "spec they validate", "warning"))
         for note in mod.notes:
             issues.append(TraceIssue(str(path), None, f"not translated for the diagnosis: {note}", "warning"))
         wins = wv_windows(mod, issues)

@@ -35,6 +35,7 @@ class EvalInputs:
     only: Sequence[str] = ()  # run only these phases (and the earlier ones that gate them); the others are left off the card
     #: PGo tasks: (TraceLink run folders, PgoSetup) — phase 3 validates whole runs as SysMoBench does
     tracelink: tuple[Sequence[Path], Any] | None = None
+    wv_modules: Sequence[Path] = ()  # SysMoBench window-validation modules: phase 3 runs them as they are
 
 
 def _want(inputs: EvalInputs, phase: str) -> bool:
@@ -89,6 +90,16 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
         try:
             pt = validate_tracelink(list(runs), setup, inputs.spec, inputs.cfg)
             put(PhaseScore("conformance", pt.score, None, pt.to_dict(), pt.summary()))
+        except SpeculaError as exc:
+            d = exc.diagnostics()
+            msg = d[0].message if d else str(exc)
+            put(PhaseScore("conformance", 0.0, None, {"error": [x.to_dict() for x in d]}, f"conformance: error: {msg}"))
+    elif inputs.wv_modules:
+        from specula.phases.conformance import validate_wv
+
+        try:
+            p3 = validate_wv(list(inputs.wv_modules), spec=inputs.spec)
+            put(PhaseScore("conformance", p3.score, None, p3.to_dict(), p3.summary()))
         except SpeculaError as exc:
             d = exc.diagnostics()
             msg = d[0].message if d else str(exc)

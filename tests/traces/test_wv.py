@@ -133,3 +133,17 @@ def test_relaxations_listed_and_refused_by_strict(tmp_path, capsys):
                  str(WV / "windows_HandleVote.ndjson"), "--strict", "--json"])
     d = json.loads(capsys.readouterr().out)
     assert code == 1 and d["windows_passed"] == 0 and d["strict"] and d["causes"][0]["kind"] == "relaxed"
+
+
+def test_eval_takes_wv_modules_as_phase_3_input(tmp_path):
+    from specula.phases import RuntimeSettings
+    from specula.phases.evaluate import EvalInputs, evaluate
+
+    cfg = tmp_path / "Vote.cfg"
+    cfg.write_text("INIT Init\nNEXT Next\nCONSTANTS\n    Nodes = {1, 2, 3}\n    None = 0\n")
+    card = evaluate(EvalInputs(spec=WV / "Vote.tla", cfg=cfg, wv_modules=[MODULE], only=["conformance"],
+                               runtime=RuntimeSettings(check_seconds=2, runs=1, traces_per_run=2, depth=3,
+                                                       run_seconds=2, seed=1)))
+    p3 = card.phases["conformance"]
+    assert p3.detail["windows_total"] == 4 and p3.detail["windows_passed"] == 2, p3.summary
+    assert {r["kind"] for r in p3.detail["relaxations"]} == {"summary", "fixed", "input"}
