@@ -52,10 +52,19 @@ def row(checkout: Path, task, seconds: float) -> str:
     wall = time.perf_counter() - t0
     ran = [p for p in PHASES if p in card.phases and not card.phases[p].skipped]
     reasons = [f"{p}: {card.phases[p].skipped}" for p in PHASES if p in card.phases and card.phases[p].skipped]
+    reasons += [f"{p} scored 0: {_first_cause(card.phases[p].summary)}" for p in ran
+                if card.score(p) == 0.0 and card.phases[p].summary]
     scores = " | ".join(f"{card.score(p):.3f}" for p in PHASES)
     why = re.sub(r"\s+", " ", "; ".join(reasons)).replace("|", "/") or "-"
     return (f"| {task.name} | `{rel}` | {', '.join(ran) or 'none'} | {scores} | {card.overall:.3f} | {why} "
             f"({wall:.0f} s) |")
+
+
+def _first_cause(summary: str) -> str:
+    """The first line of a phase summary that says why (an error, or a failing run/window)."""
+    lines = [ln.strip() for ln in summary.splitlines() if ln.strip()]
+    pick = next((ln for ln in lines if "error" in ln or " at " in ln), lines[0] if lines else "")
+    return pick[:160]
 
 
 def main() -> None:
@@ -68,7 +77,7 @@ def main() -> None:
 
     tasks = [t for t in list_tasks(str(args.sysmobench)) if t.kind == "sysmobench"]
     lines = ["| task | spec scored | phases run | syntax | runtime | conformance | invariants | overall | "
-             "what kept a phase from running |", "|---|---|---|---:|---:|---:|---:|---:|---|"]
+             "what kept a phase from running, or why it scored 0 |", "|---|---|---|---:|---:|---:|---:|---:|---|"]
     for t in tasks:
         lines.append(row(args.sysmobench, t, args.seconds))
         print(lines[-1], flush=True)
