@@ -8,6 +8,7 @@ the language itself (``+``, ``\\cup``, ``DOMAIN``...) are in ``operators.py``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import sys
@@ -359,118 +360,6 @@ def _tlcset_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
     return tlcset, d1 | d2 | {"I"}
 
 
-def _io_env() -> Any:
-    import os
-
-    from specula.tla.values import make_record
-
-    return make_record(sorted(os.environ.items()))
-
-
-def _json_path(x: Any) -> str:
-    if x.__class__ is not str:
-        raise ValueFault(f"a file name must be a string, found {format_value(x)}")
-    return x  # relative names are taken from the working directory, as TLC does
-
-
-def _json_value(obj: Any, where: str) -> Any:
-    """A decoded JSON value as TLA+: objects are records, arrays sequences (as TLC's Json)."""
-    from specula.tla.values import from_python
-
-    if obj is None or isinstance(obj, float):
-        raise ValueFault(f"{where}: JSON value {obj!r} has no TLA+ counterpart (null and non-integer numbers)")
-    if isinstance(obj, list):
-        return tuple(_json_value(x, where) for x in obj)
-    if isinstance(obj, dict):
-        return make_record(sorted((k, _json_value(v, where)) for k, v in obj.items()))
-    return from_python(obj)
-
-
-def _json_deserialize(name: Any) -> Any:
-    import json
-
-    path = _json_path(name)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return _json_value(json.load(fh), path)
-    except OSError as exc:
-        raise ValueFault(f"JsonDeserialize: cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueFault(f"JsonDeserialize: {path}:{exc.lineno}:{exc.colno}: {exc.msg}") from None
-
-
-def _ndjson_deserialize(name: Any) -> Any:
-    import json
-
-    path = _json_path(name)
-    out = []
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for i, line in enumerate(fh, 1):
-                if line.strip():
-                    try:
-                        out.append(_json_value(json.loads(line), f"{path}:{i}"))
-                    except json.JSONDecodeError as exc:
-                        raise ValueFault(f"ndJsonDeserialize: {path}:{i}:{exc.colno}: {exc.msg}") from None
-    except OSError as exc:
-        raise ValueFault(f"ndJsonDeserialize: cannot read {path}: {exc.strerror}") from None
-    return tuple(out)
-
-
-def _to_json_obj(v: Any) -> Any:
-    if v.__class__ in (bool, int, str):
-        return v
-    if v.__class__ is tuple:
-        return [_to_json_obj(x) for x in v]
-    if v.__class__ is Fn and all(k.__class__ is str for k in v):
-        return {k: _to_json_obj(x) for k, x in v.items()}
-    if v.__class__ is Fn:
-        return [[_to_json_obj(k), _to_json_obj(x)] for k, x in v.items()]
-    if is_set(v):
-        return [_to_json_obj(x) for x in ordered(enumerate_set(v))]
-    return format_value(v)
-
-
-def _to_json(v: Any) -> str:
-    import json
-
-    return json.dumps(_to_json_obj(v), separators=(",", ":"))
-
-
-def _json_serialize(name: Any, v: Any) -> bool:
-    import json
-
-    path = _json_path(name)
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump(_to_json_obj(v), fh)
-    except OSError as exc:
-        raise ValueFault(f"JsonSerialize: cannot write {path}: {exc.strerror}") from None
-    return True
-
-
-def _ndjson_serialize(name: Any, v: Any) -> bool:
-    import json
-
-    path = _json_path(name)
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            for x in _seq(v):
-                fh.write(json.dumps(_to_json_obj(x)) + "\n")
-    except OSError as exc:
-        raise ValueFault(f"ndJsonSerialize: cannot write {path}: {exc.strerror}") from None
-    return True
-
-
-def _atoi(x: Any) -> int:
-    if x.__class__ is not str:
-        raise ValueFault(f"atoi expects a string, found {format_value(x)}")
-    try:
-        return int(x)
-    except ValueError:
-        raise ValueFault(f"atoi: {format_value(x)} is not a number") from None
-
-
 NATIVES: dict[str, Native] = {
     n.name: n
     for n in [
@@ -539,15 +428,6 @@ NATIVES: dict[str, Native] = {
         _mk("Sum", 1, lambda S: sum(_int(x) for x in _set(S))),
         _mk("SymDiff", 2, lambda a, b: _set(a) ^ _set(b)),
         _mk("Quantify", 2, lambda S, p: sum(1 for x in _set(S) if p(x) is True), (1,)),
-        _mk("IOEnv", 0, _io_env),  # IOUtils: the process environment as a record (as TLC)
-        _mk("atoi", 1, _atoi),
-        _mk("JsonDeserialize", 1, _json_deserialize),
-        _mk("ndJsonDeserialize", 1, _ndjson_deserialize),
-        _mk("JsonSerialize", 2, _json_serialize, impure=True),
-        _mk("ndJsonSerialize", 2, _ndjson_serialize, impure=True),
-        _mk("ToJson", 1, _to_json),
-        _mk("ToJsonArray", 1, _to_json),
-        _mk("ToJsonObject", 1, _to_json),
     ]
 }
 
@@ -556,9 +436,23 @@ INFIX_NATIVES: dict[str, Native] = {}
 
 def native_for(module: str | None, name: str) -> Native | None:
     """The native implementation of ``module``'s operator ``name``, if TLC-style override exists."""
+    hit = _community_native(module, name)
+    if hit is not None:
+        return hit
     if module in STD_MODULES:
         return NATIVES.get(name)
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def _community_native(module: str | None, name: str) -> Native | None:
+    """The community modules' natives (specula/tla/natives_community.py), keyed by module."""
+    from specula.tla.natives_community import COMMUNITY_NATIVES
+
+    spec = COMMUNITY_NATIVES.get((module or "", name))
+    if spec is None:
+        return None
+    return Native(name, spec.arity, spec.fn, frozenset(spec.op_params), spec.impure)
 
 
 def native_by_name(name: str) -> Native | None:

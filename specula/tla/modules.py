@@ -283,8 +283,8 @@ class _Loader:
         if old is not None and old is not d:
             if imported and old.node is d.node and old.module == d.module:
                 return  # same definition reached through two paths (e.g. two EXTENDS of Naturals)
-            if old.kind == d.kind and old.kind in ("op", "func", "builtin-module-op") \
-                    and (imported or old.module != d.module) and _same_definition(old.node, d.node):
+            if _same_kind(old.kind, d.kind) and (imported or old.module != d.module) \
+                    and _same_definition(old.node, d.node):
                 return  # SANY tolerates a duplicate whose text is identical (it only warns)
             if _recursive_placeholder(old) and d.kind in ("op", "func", "builtin-module-op"):
                 pass  # RECURSIVE F(_) followed by its definition
@@ -398,6 +398,13 @@ def _same_definition(a: object, b: object) -> bool:
     if isinstance(a, ast.FuncDef) and isinstance(b, ast.FuncDef):
         return a.name == b.name and a.bounds == b.bounds and a.body == b.body
     return False
+
+
+def _same_kind(a: str, b: str) -> bool:
+    """Two definitions that SANY compares by their text: operators (a user's or a library
+    module's, e.g. Range in a spec and in Functions) or functions."""
+    ops = ("op", "builtin-module-op")
+    return (a in ops and b in ops) or a == b == "func"
 
 
 def _recursive_placeholder(d: Definition) -> bool:

@@ -1,5 +1,6 @@
 -------------------------------- MODULE Folds -------------------------------
-(* specula's text of the community module Folds. *)
+(* specula's text of the community module Folds: op(f(x1), op(f(x2), ...     *)
+(* op(f(xn), base))) where x1 = choose(S), x2 = choose(S \ {x1}), ...         *)
 LOCAL INSTANCE Naturals
 
 MapThenFoldSet(op(_, _), base, f(_), choose(_), S) ==

@@ -27,13 +27,16 @@ SimplePath(G) ==
 
 \* the nodes reachable from the nodes in S
 RECURSIVE ReachableFrom(_, _)
-ReachableFrom(G, S) ==
+LOCAL ReachableFrom(G, S) ==
     LET T == S \cup {n \in G.node : \E m \in S : {m, n} \in G.edge}
     IN  IF T = S THEN S ELSE ReachableFrom(G, T)
 
-AreConnectedIn(m, n, G) == n \in ReachableFrom(G, {m})
-
-IsStronglyConnected(G) == \A n \in G.node : ReachableFrom(G, {n}) = G.node
+AreConnectedIn(m, n, G) == m \in G.node /\ n \in ReachableFrom(G, {m})
 
 ConnectedComponents(G) == {ReachableFrom(G, {n}) : n \in G.node}
+
+IsStronglyConnected(G) == ConnectedComponents(G) = {G.node}
+
+\* every undirected graph whose node set is S
+UndirectedGraphs(S) == [node : {S}, edge : SUBSET { {s, t} : <<s, t>> \in S \X S }]
 =============================================================================
