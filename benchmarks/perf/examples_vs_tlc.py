@@ -67,10 +67,22 @@ class Row:
     note: str = ""
 
 
-def models(examples: Path, only: str | None) -> list[tuple[Path, Path, dict]]:
+def models(examples: Path, only: str | None, max_distinct: int | None = None) -> list[tuple[Path, Path, dict]]:
+    """The models to compare: a recorded TLC runtime under one minute, or (``max_distinct``) at most
+    that many distinct states recorded (models without a recorded count: runtime under a minute)."""
     from _manifests import manifest_models
 
-    return manifest_models(examples, only, lambda secs: secs < 60)
+    if max_distinct is None:
+        return manifest_models(examples, only, lambda secs: secs < 60)
+    found = manifest_models(examples, only, lambda secs: True)
+    return [(t, c, md) for t, c, md in found
+            if (md.get("distinctStates") is not None and md["distinctStates"] <= max_distinct)
+            or (md.get("distinctStates") is None and _seconds(md) < 60)]
+
+
+def _seconds(md: dict) -> int:
+    h, m, s = (int(x) for x in md["runtime"].split(":"))
+    return h * 3600 + m * 60 + s
 
 
 def agree(row: Row, res: dict) -> tuple[str, str]:
@@ -112,10 +124,11 @@ def local_tlc(tla: Path, cfg: Path) -> tuple[str, str] | None:
 
 
 def run(examples: Path, only: str | None, timeout: float, out_json: Path | None, library: str = "",
-        rerun: set[str] | None = None, previous: list[Row] | None = None) -> list[Row]:
+        rerun: set[str] | None = None, previous: list[Row] | None = None,
+        max_distinct: int | None = None) -> list[Row]:
     rows: list[Row] = []
     kept = {r.model: r for r in previous or []}
-    for tla, cfg, md in models(examples, only):
+    for tla, cfg, md in models(examples, only, max_distinct):
         rel = str(cfg.relative_to(examples / "specifications"))
         if rerun is not None and rel not in rerun and rel in kept:
             rows.append(kept[rel])
@@ -164,7 +177,9 @@ def main() -> None:
     ap.add_argument("--only", default=None)
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--json", type=Path, default=None)
-    ap.add_argument("--library", default="/work/ext/cmtla", help="community modules as TLA+ (TLC's -DTLA-Library)")
+    ap.add_argument("--library", default="", help="extra modules folder (specula's library has the community modules)")
+    ap.add_argument("--max-distinct", type=int, default=None,
+                    help="select the models with at most this many distinct states (TLC's recorded count)")
     ap.add_argument("--rerun", type=Path, default=None,
                     help="a previous --json: keep its agreeing rows, run the others again")
     a = ap.parse_args()
@@ -173,7 +188,7 @@ def main() -> None:
         previous = [Row(**r) for r in json.loads(a.rerun.read_text())]
         rerun = {r.model for r in previous if r.status != "agree"
                  and not (r.status == "liveness" and r.verdict != "limit")}
-    run(a.examples, a.only, a.timeout, a.json, a.library, rerun, previous)
+    run(a.examples, a.only, a.timeout, a.json, a.library, rerun, previous, a.max_distinct)
 
 
 if __name__ == "__main__":

@@ -452,7 +452,7 @@ def _community_native(module: str | None, name: str) -> Native | None:
     spec = COMMUNITY_NATIVES.get((module or "", name))
     if spec is None:
         return None
-    return Native(name, spec.arity, spec.fn, frozenset(spec.op_params), spec.impure)
+    return Native(name, spec.arity, spec.fn, frozenset(spec.op_params), spec.impure, spec.special)
 
 
 def native_by_name(name: str) -> Native | None:

@@ -40,9 +40,12 @@ IOEXEC_ENV = "SPECULA_ALLOW_IOEXEC"  # IOExec and friends run processes only whe
 @dataclass(frozen=True)
 class NativeSpec:
     arity: int
-    fn: Callable[..., Any]
+    fn: Callable[..., Any] | None
     op_params: tuple[int, ...] = ()
     impure: bool = False
+    # special(compiler, args, env, span) -> (fn(s, n, e), deps): operators that control how their
+    # arguments are evaluated (AssertError catches its argument's failure)
+    special: Callable[..., Any] | None = None
 
 
 # ----------------------------------------------------------------------------- argument helpers
@@ -155,14 +158,20 @@ def _bag_remove_all(b: Any, x: Any) -> Any:
     return make_fn(d)
 
 
-def _map_then_fold_bag_value(op: Callable, base: Any, b: Any) -> Any:
-    items = dict(_items(b))
+def _fold_bag(op: Callable, base: Any, b: Any) -> Any:
+    """TLC's FoldBag: acc := op(acc, x) for every copy of every element x, elements in order."""
     acc = base
-    for x in reversed(ordered(items)):
-        copies = base
-        for _ in range(_int(items[x])):
-            copies = op(copies, x)
-        acc = op(copies, acc)
+    for x, n in _ordered_items(b):
+        for _ in range(_int(n)):
+            acc = op(acc, x)
+    return acc
+
+
+def _fold_set(op: Callable, base: Any, S: Any) -> Any:
+    """TLC's FoldSet: acc := op(x, acc) for the elements x in order."""
+    acc = base
+    for x in ordered(_set(S)):
+        acc = op(x, acc)
     return acc
 
 
@@ -206,12 +215,20 @@ def _map_then_sum_set(op: Callable, S: Any) -> int:
 
 
 def _fold_function_on_set(op: Callable, base: Any, f: Any, indices: Any) -> Any:
+    """TLC's FoldFunctionOnSet: acc := op(f[i], acc) for the indices i in order."""
     d = dict(_items(f))
     acc = base
-    for i in reversed(ordered(_set(indices))):
+    for i in ordered(_set(indices)):
         if i not in d:
             raise ValueFault(f"FoldFunctionOnSet: {format_value(i)} is not in the domain of the function")
         acc = op(d[i], acc)
+    return acc
+
+
+def _fold_function(op: Callable, base: Any, f: Any) -> Any:
+    acc = base
+    for _, v in _ordered_items(f):
+        acc = op(v, acc)
     return acc
 
 
@@ -930,10 +947,30 @@ def _json_loads(text: str) -> Any:
     return json.loads(text, parse_float=decimal.Decimal)
 
 
+def _file_key(path: str, op: str) -> tuple[str, int, int]:
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ValueFault(f"{op}: cannot read {path}: {exc.strerror}") from None
+    return os.path.abspath(path), st.st_mtime_ns, st.st_size
+
+
 def _json_deserialize(name: Any) -> Any:
+    path = _json_path(name)
+    return _read_json(path, *_file_key(path, "JsonDeserialize"))
+
+
+def _ndjson_deserialize(name: Any) -> Any:
+    path = _json_path(name)
+    return _read_ndjson(path, *_file_key(path, "ndJsonDeserialize"))
+
+
+@functools.lru_cache(maxsize=8)
+def _read_json(path: str, _abspath: str, _mtime: int, _size: int) -> Any:
+    """A JSON file's value (read once per version of the file: a trace spec refers to its log
+    from many expressions, and the values are immutable)."""
     import json
 
-    path = _json_path(name)
     try:
         with open(path, encoding="utf-8") as fh:
             return _json_value(_json_loads(fh.read()), path)
@@ -943,10 +980,10 @@ def _json_deserialize(name: Any) -> Any:
         raise ValueFault(f"JsonDeserialize: {path}:{exc.lineno}:{exc.colno}: {exc.msg}") from None
 
 
-def _ndjson_deserialize(name: Any) -> Any:
+@functools.lru_cache(maxsize=8)
+def _read_ndjson(path: str, _abspath: str, _mtime: int, _size: int) -> Any:
     import json
 
-    path = _json_path(name)
     out = []
     try:
         with open(path, encoding="utf-8") as fh:
@@ -1044,6 +1081,53 @@ def _tlc_fp(v: Any) -> int:
     return fingerprint(v) & 0x7FFFFFFF
 
 
+def _assert_error_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
+    """AssertError(err, exp): TRUE when exp evaluates, or fails with the message err; a failure
+    with another message is an assertion failure (TLC's messages are TLC's own: err must be
+    specula's message for the same failure)."""
+    from specula.errors import EvalError
+
+    f_err, d1 = c.expr(args[0], env)
+    f_exp, d2 = c.expr(args[1], env)
+
+    def assert_error(s: Any, n: Any, e: list) -> bool:
+        err = f_err(s, n, e)
+        try:
+            f_exp(s, n, e)
+        except EvalError as exc:
+            got = exc.args[0] if exc.args else str(exc)
+            if got == err:
+                return True
+            raise EvalError(f"AssertError: expected the error {format_value(err)}, the expression failed with "
+                            f"{format_value(got)}", span) from None
+        return True
+
+    return assert_error, d1 | d2 | {"I"}
+
+
+def _tlc_get_and_set_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
+    """TLCGetAndSet(key, Op, val, default): the register's value (default when unset), and the
+    register set to Op(that value, val)."""
+    f_key, d1 = c.expr(args[0], env)
+    op = c.op_arg(args[1], env, 2)
+    cf = c.op_callable(op, env, span)
+    f_val, d2 = c.expr(args[2], env)
+    f_def, d3 = c.expr(args[3], env)
+    regs = c.tlc_registers
+
+    def get_and_set(s: Any, n: Any, e: list) -> Any:
+        k = f_key(s, n, e)
+        old = regs[k] if k in regs else f_def(s, n, e)
+        regs[k] = cf(s, n, e)(old, f_val(s, n, e))
+        return old
+
+    return get_and_set, d1 | d2 | d3 | {"I", "S"}
+
+
+def _special(arity: int, special: Callable) -> NativeSpec:
+    return NativeSpec(arity, None, (), True, special)
+
+
 def _m(arity: int, fn: Callable, op_params: tuple[int, ...] = (), impure: bool = False) -> NativeSpec:
     return NativeSpec(arity, fn, op_params, impure)
 
@@ -1058,9 +1142,10 @@ COMMUNITY_NATIVES: dict[tuple[str, str], NativeSpec] = {
     ("BagsExt", "BagAdd"): _m(2, _bag_add),
     ("BagsExt", "BagRemove"): _m(2, _bag_remove),
     ("BagsExt", "BagRemoveAll"): _m(2, _bag_remove_all),
-    ("BagsExt", "FoldBag"): _m(3, _map_then_fold_bag_value, (0,)),
+    ("BagsExt", "FoldBag"): _m(3, _fold_bag, (0,)),
     ("BagsExt", "SumBag"): _m(1, _sum_bag),
     ("BagsExt", "ProductBag"): _m(1, _product_bag),
+    ("FiniteSetsExt", "FoldSet"): _m(3, _fold_set, (0,)),
     ("FiniteSetsExt", "kSubset"): _m(2, _ksubset),
     ("FiniteSetsExt", "SumSet"): _m(1, _sum_set),
     ("FiniteSetsExt", "ProductSet"): _m(1, _product_set),
@@ -1068,6 +1153,8 @@ COMMUNITY_NATIVES: dict[tuple[str, str], NativeSpec] = {
     ("FiniteSetsExt", "FlattenSet"): _m(1, lambda S: frozenset(x for T in _set(S) for x in _set(T))),
     ("Functions", "AntiFunction"): _m(1, _anti_function),
     ("Functions", "FoldFunctionOnSet"): _m(4, _fold_function_on_set, (0,)),
+    ("Functions", "FoldFunction"): _m(3, _fold_function, (0,)),
+    ("SequencesExt", "FoldSeq"): _m(3, _fold_function, (0,)),
     ("Functions", "SumFunctionOnSet"): _m(2, _sum_function_on_set),
     ("Functions", "SumFunction"): _m(1, lambda f: sum(_int(v) for _, v in _items(f))),
     ("SequencesExt", "SetToSeqs"): _m(1, _set_to_seqs),
@@ -1141,4 +1228,6 @@ COMMUNITY_NATIVES: dict[tuple[str, str], NativeSpec] = {
     ("TLCExt", "TLCModelValue"): _m(1, _tlc_model_value),
     ("TLCExt", "TLCNoOp"): _m(1, lambda v: v),
     ("TLCExt", "TLCFP"): _m(1, _tlc_fp),
+    ("TLCExt", "AssertError"): _special(2, _assert_error_special),
+    ("TLCExt", "TLCGetAndSet"): _special(4, _tlc_get_and_set_special),
 }
