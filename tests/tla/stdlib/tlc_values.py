@@ -146,6 +146,9 @@ def _run_once(jar: str, extends: list[str], cases: list[tuple[int, str]],
         pending = [i for i, _ in cases if i not in got]
         lines = [ln.strip() for ln in text.splitlines()]
         msg = next((ln for ln in lines if ln.startswith("Error:")), "error")
+        if "Parsing or semantic analysis failed" in msg:  # name SANY's first complaint
+            msg += " " + next((ln for ln in lines if ln.startswith(("Could not", "Unknown", "Encountered",
+                                                                    "Cannot find", "Multiply"))), "")
         for j, ln in enumerate(lines):
             if ln.startswith(("but it produced the following error:", "The error occurred when")) and j + 1 < len(lines):
                 msg = lines[j + 1]
