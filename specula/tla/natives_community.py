@@ -840,9 +840,9 @@ def _tlc_arg(v: Any) -> str:
     return v if v.__class__ is str else format_value(v)
 
 
-def _template(template: Any, params: Any) -> list:
+def _template(template: Any, params: Any) -> tuple:
     args = [_tlc_arg(v) for v in _seq(params)]
-    return [_java_format(_str(part), args) for part in _seq(template)]
+    return tuple(_java_format(_str(part), args) for part in _seq(template))
 
 
 def _serialize(value: Any, dest: Any, options: Any) -> Any:
@@ -881,27 +881,62 @@ def _deserialize(src: Any, options: Any) -> Any:
     return make_record([("exitValue", 0), ("stderr", ""), ("stdout", text)])
 
 
+def _encode(v: Any) -> Any:
+    """A value as JSON data that :func:`_decode` turns back into the same value."""
+    if v.__class__ in (bool, int, str):
+        return v
+    if v.__class__ is tuple:
+        return {"t": [_encode(x) for x in v]}
+    if v.__class__ is ModelValue:
+        return {"m": v.name}
+    if v.__class__ is Fn:
+        return {"f": [[_encode(k), _encode(x)] for k, x in _ordered_items(v)]}
+    if isinstance(v, LazyFn):
+        return _encode(v.materialize())
+    return {"s": [_encode(x) for x in ordered(_set(v))]}
+
+
+def _decode(d: Any) -> Any:
+    if d.__class__ is dict:
+        if "t" in d:
+            return tuple(_decode(x) for x in d["t"])
+        if "m" in d:
+            return ModelValue(d["m"])
+        if "f" in d:
+            return make_fn({_decode(k): _decode(x) for k, x in d["f"]})
+        return frozenset(_decode(x) for x in d["s"])
+    return d
+
+
 def _io_serialize(val: Any, file: Any, compress: Any) -> bool:
-    import pickle
+    """IOSerialize: the value to a file (specula's own JSON encoding; TLC writes Java's binary
+    serialization, which specula does not read)."""
+    import gzip
+    import json
 
     path = _str(file)
+    data = json.dumps({"specula-value": 1, "value": _encode(val)}).encode("utf-8")
     try:
         with open(path, "wb") as fh:
-            pickle.dump(val, fh)
+            fh.write(gzip.compress(data) if _bool(compress, "compress") else data)
     except OSError as exc:
         raise ValueFault(f"IOSerialize: cannot write {path}: {exc.strerror}") from None
     return True
 
 
 def _io_deserialize(file: Any, compressed: Any) -> Any:
-    import pickle
+    import gzip
+    import json
 
     path = _str(file)
     try:
         with open(path, "rb") as fh:
-            return pickle.load(fh)  # noqa: S301 - our own IOSerialize output
-    except (OSError, pickle.UnpicklingError, EOFError) as exc:
-        raise ValueFault(f"IODeserialize: cannot read {path}: {exc}") from None
+            data = fh.read()
+        if _bool(compressed, "compressed"):
+            data = gzip.decompress(data)
+        return _decode(json.loads(data.decode("utf-8"))["value"])
+    except (OSError, ValueError, KeyError, EOFError) as exc:
+        raise ValueFault(f"IODeserialize: cannot read {path} (written by specula's IOSerialize?): {exc}") from None
 
 
 def _zero_pad(n: Any, width: Any) -> str:

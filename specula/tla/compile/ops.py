@@ -12,6 +12,11 @@ from specula.tla.operators import strict_native
 from specula.tla.values import ValueFault
 
 
+# built-in operators that take one argument (as operator arguments of natives)
+_PREFIX_SYMBOLS = frozenset({"SUBSET", "UNION", "DOMAIN", "~", "\\lnot", "\\neg", "-.", "ENABLED", "UNCHANGED",
+                             "[]", "<>"})
+
+
 class Operators:
     """Operator application: inlining, RECURSIVE calls, natives, operator arguments."""
 
@@ -205,7 +210,10 @@ class Operators:
         opargs = []
         for i, a in enumerate(args):
             if i in nat.op_params:
-                op = self.op_arg(a, env, 1)
+                # a built-in operator symbol passed as the argument (SortSeq(s, <)) is binary
+                # unless it is a prefix operator
+                name = getattr(a, "name", None)
+                op = self.op_arg(a, env, 1 if name in _PREFIX_SYMBOLS else 2)
                 callf = self.op_callable(op, env, span)
                 fns.append(None)
                 opargs.append((i, callf))

@@ -42,6 +42,12 @@ def _model(tmp: Path, extends: list[str]) -> Model:
     return Model(load(spec), parse_cfg("", "Cases.cfg"))
 
 
+def _value(model: Model, text: str) -> object:
+    """The value TLC printed, read back (inside a tuple: a bare TRUE is not an expression
+    Model.evaluate compiles)."""
+    return model.evaluate(f"<< {text} >>", {"cases_x": 0})[0]
+
+
 def _all_cases() -> list:
     return [pytest.param(cf, c, id=f"{cf.module}:{c.line}") for cf in case_files() for c in cf.cases]
 
@@ -81,7 +87,7 @@ def test_case_matches_tlc(cf, case, workdir: Path, monkeypatch: pytest.MonkeyPat
             model.evaluate(case.expr, {"cases_x": 0})
         return
     got = model.evaluate(case.expr, {"cases_x": 0})
-    want = model.evaluate(case.expected, {"cases_x": 0})
+    want = _value(model, case.expected)
     assert tla_eq(got, want), f"specula {format_value(got)} / TLC {case.expected}"
 
 
@@ -104,7 +110,7 @@ def test_tlc_agrees_with_specula_now(tlc_jar: Path, tmp_path: Path, monkeypatch:
             for f in wd.glob("cases_*"):
                 f.unlink()  # the file cases append: start from what TLC started from
             got = model.evaluate(c.expr, {"cases_x": 0})
-            if not tla_eq(got, model.evaluate(v, {"cases_x": 0})):
+            if not tla_eq(got, _value(model, v)):
                 bad.append(f"{cf.module}: {c.expr}: specula {format_value(got)} / TLC {v}")
     assert not bad, "\n".join(bad)
 
