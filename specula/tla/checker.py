@@ -935,6 +935,9 @@ class _Search:
         # the state graph, recorded only when liveness properties need it
         self.record = False
         self.esrc = array("i")
+        # TLC's queue size right after each state's successors were generated (by state index, for
+        # TLCGet("queue") in temporal properties: TLC evaluates their state predicates then)
+        self.queue_at = array("q")
         self.edst = array("i")
         self.eact = array("i")
         self.keep_states: list[State] | None = None
@@ -954,7 +957,9 @@ class _Search:
         states = self.keep_states if self.keep_states is not None else self.keys
         inits = list(range(self.init_count))
         return Graph(states, inits, self.esrc, self.edst, self.eact, [c.label for c in self.coverage],
-                     key=None if self.key is _identity else self.key, model=self.model)
+                     key=None if self.key is _identity else self.key, model=self.model,
+                     queue_at=self.queue_at,
+                     tlc_stats=getattr(getattr(self.model, "compiler", None), "tlc_stats", None))
 
     # ------------------------------------------------------------------------------------------
     def _add(self, k: Any, parent: int, action: int) -> int:
@@ -1122,6 +1127,8 @@ class _Search:
                         bad = exc.state if isinstance(exc.state, tuple) else None
                         extra = [] if bad is None or bad is st else [(-1, bad)]
                         raise _Found("error", str(exc), None, pidx, extra, exc.span) from None
+                    if record:
+                        self.queue_at.append(n_level - pos - 1 + len(next_states))
                     if deadlocked and check_deadlock:
                         self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states))
                         raise _Found("deadlock", "Deadlock reached.", None, pidx, [])

@@ -87,6 +87,15 @@ class Graph:
     # every cycle, so any lasso found is a real one (None: the graph is complete)
     explored: int | None = None
     _out: list[list[int]] | None = None
+    # TLCGet("queue") as TLC's state predicates of temporal properties see it: the queue size right
+    # after the state's successors were generated (set into tlc_stats before evaluating at a state)
+    queue_at: Any = None
+    tlc_stats: dict | None = None
+
+    def at_state(self, i: int) -> None:
+        """Make TLCGet("queue") read what it read when state i was explored."""
+        if self.tlc_stats is not None and self.queue_at is not None:
+            self.tlc_stats["queue"] = self.queue_at[i] if i < len(self.queue_at) else 0
 
     @property
     def n_explored(self) -> int:
@@ -510,6 +519,7 @@ class _LazyMask:
             self.count += 1
             if not self.count & 255:
                 self.ck.tick()
+            self.ck.g.at_state(i)
             v = 2 if bool(self.fn(self.ck.g.states[i])) != self.negate else 1
             self.memo[i] = v
         return v == 2
@@ -551,6 +561,7 @@ class _Checker:
         for i, s in enumerate(self.g.states):
             if not i & 255:
                 self.tick()
+            self.g.at_state(i)
             if bool(fn(s)) != negate:
                 m[i] = 1
         return m
@@ -696,6 +707,16 @@ def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair]
                    progress: Callable[[str], None] | None = None, progress_every: float = 5.0) -> list[LivenessResult]:
     """Check every obligation on the graph; one result per property (first violation wins).
     ``progress`` gets a line at the start and then every ``progress_every`` seconds."""
+    saved_queue = None if g.tlc_stats is None else g.tlc_stats.get("queue")
+    try:
+        return _check_liveness(g, obligations, fairness, max_seconds, progress, progress_every)
+    finally:
+        if g.tlc_stats is not None and saved_queue is not None:
+            g.tlc_stats["queue"] = saved_queue
+
+
+def _check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair], max_seconds: float | None,
+                    progress: Callable[[str], None] | None, progress_every: float) -> list[LivenessResult]:
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     if progress is not None:
         progress(f"{len(obligations)} temporal obligations on the complete graph of {len(g.states)} states "

@@ -232,6 +232,7 @@ class ProductSearch:
             m = self._smemo[a]
             v = m[s]
             if v == 0:
+                self.g.at_state(s)
                 v = 2 if self.atoms[a].fn(st) else 1
                 m[s] = v
             if (v == 2) != pos:
@@ -248,6 +249,7 @@ class ProductSearch:
             key = (s, t)
             v = m.get(key)
             if v is None:
+                self.g.at_state(s)
                 v = bool(self.atoms[a].fn(states[s], states[t]))
                 m[key] = v
             if v != pos:

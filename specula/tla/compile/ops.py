@@ -207,6 +207,7 @@ class Operators:
             return nat.special(self, args, env, span)
         fns = []
         deps: set = set()
+        op_deps: set = set()
         opargs = []
         for i, a in enumerate(args):
             if i in nat.op_params:
@@ -214,7 +215,7 @@ class Operators:
                 # unless it is a prefix operator
                 name = getattr(a, "name", None)
                 op = self.op_arg(a, env, 1 if name in _PREFIX_SYMBOLS else 2)
-                callf = self.op_callable(op, env, span)
+                callf = self.op_callable(op, env, span, op_deps)
                 fns.append(None)
                 opargs.append((i, callf))
             else:
@@ -226,7 +227,7 @@ class Operators:
         impl = nat.fn
         name = nat.name
         if opargs:
-            deps.add(STATE)  # operator arguments may read anything
+            deps |= op_deps  # what the operator arguments read
 
             def app_op(s: Any, n: Any, e: list) -> Any:
                 vals = [f(s, n, e) if f is not None else None for f in fns]
@@ -284,10 +285,14 @@ class Operators:
 
         return self.fold(appn, frozenset(deps), None)
 
-    def op_callable(self, op: OpVal, env: Env, span: Any) -> Callable:
-        """An operator argument as ``cf(s, n, e) -> python callable(*values)``."""
+    def op_callable(self, op: OpVal, env: Env, span: Any, deps_out: set | None = None) -> Callable:
+        """An operator argument as ``cf(s, n, e) -> python callable(*values)``; ``deps_out``
+        receives what its body reads besides its parameters (so a native applied to a LAMBDA
+        over constants is a constant, e.g. a trace spec's SelectSeq over the log)."""
         if op.native is not None:
             impl = op.native.fn
+            if deps_out is not None and op.native.impure:
+                deps_out.add(IMPURE)
             return lambda s, n, e: impl
         slots = [self.new_slot() for _ in op.params]
         binds = {p.name: ("slot", k) for p, k in zip(op.params, slots)}
@@ -297,8 +302,12 @@ class Operators:
         if op.recursive:
             args = tuple(A.Name(p.name) for p in op.params)
             body, _ = self.call_recursive(op, args, benv, span)
+            if deps_out is not None:
+                deps_out.add(STATE)
         else:
-            body, _ = self.expr(op.body, benv)
+            body, bdeps = self.expr(op.body, benv)
+            if deps_out is not None:
+                deps_out.update(d for d in bdeps if d not in slots)
 
         def make(s: Any, n: Any, e: list) -> Callable:
             def call(*vals: Any) -> Any:
