@@ -336,9 +336,9 @@ class Model:
                 v = self.check_step(info.name, self.state_to_dict(pre), self.state_to_dict(post))
                 if v.ok and v.params:
                     if formals and all(b in v.params for _, b in formals):
-                        vals = "(" + ", ".join(format_value(v.params[b]) for _, b in formals) + ")"
+                        vals = "(" + ",".join(format_value(v.params[b]) for _, b in formals) + ")"
                     elif formals is None:
-                        vals = "(" + ", ".join(format_value(v.params[p]) for p in info.params if p in v.params) + ")"
+                        vals = "(" + ",".join(format_value(v.params[p]) for p in info.params if p in v.params) + ")"
             except EvalError:
                 vals = ""
         end = _end_span(node) or span
