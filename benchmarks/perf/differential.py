@@ -211,8 +211,11 @@ def main() -> None:
         row.tlc_trace, row.our_trace = trace_of(tout), trace_of(res.get("text", ""))
         live = tv == "liveness" or res["verdict"] == "liveness"
         row.trace = "-" if live else compare(row.tlc_trace, row.our_trace)
-        same_verdict = tv == res["verdict"] or (tv == "ok" and res["verdict"] == "ok")
-        if res["verdict"] in ("crash", "timeout"):
+        no_verdict = ("timeout", "limit")  # both stopped by the time limit
+        same_verdict = tv == res["verdict"] or (tv in no_verdict and res["verdict"] in no_verdict)
+        if same_verdict and tv in no_verdict:
+            row.status = "no verdict"
+        elif res["verdict"] in ("crash", "timeout"):
             row.status = res["verdict"]
         elif not same_verdict:
             row.status = "verdict"

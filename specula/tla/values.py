@@ -736,7 +736,9 @@ def _tk(v: Any, so: StringOrder | None) -> tuple:
         k = (4, len(v), tuple([_tk(x, so) for x in v]))
     elif c is Fn:
         if all(x.__class__ is str for x in v):  # a record: field by field, name then value
-            k = (5, len(v), 0, tuple(sorted([(_tk(n, so), _tk(x, so)) for n, x in v.items()])))
+            pairs = [(_tk(n, so), _tk(x, so)) for n, x in v.items()]
+            # TLC compares (and prints) a record's fields in the order it was constructed with
+            k = (5, len(v), 0, tuple(pairs if so is not None else sorted(pairs)))
         else:
             items = sorted([(_tk(d, so), x) for d, x in v.items()], key=_first)
             k = (5, len(v), 1, tuple([d for d, _ in items]), tuple([_tk(x, so) for _, x in items]))
@@ -1057,6 +1059,8 @@ def format_value(v: Any) -> str:
     if c is Fn:
         keys = ordered(v.keys())
         if all(k.__class__ is str for k in keys):
+            if _ORDER.get() is not None:  # TLC's order: a record keeps its fields as constructed
+                keys = list(v.keys())
             return "[" + ", ".join(f"{k} |-> {format_value(v[k])}" for k in keys) + "]"
         return "(" + " @@ ".join(f"{format_value(k)} :> {format_value(v[k])}" for k in keys) + ")"
     if c is frozenset:

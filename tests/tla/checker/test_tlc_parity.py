@@ -108,3 +108,12 @@ def test_bounds_of_one_exists_vary_first_fastest(tmp_path: Path) -> None:
     model, cfg = _model(tmp_path, "Ord8")
     r = check(model, Limits(), cfg=cfg)
     assert r.counterexample[-1] == ("Next line 5, col 30 to line 5, col 42 of module Ord8", ((2, 1),))
+
+
+def test_records_compare_and_print_in_their_constructed_field_order(tmp_path: Path) -> None:
+    # Rec1: {[v |-> 2, c |-> 1], [v |-> 1, c |-> 2]} -- TLC: s = [v |-> 1, c |-> 2]
+    from specula.tla.report import render_check
+
+    model, cfg = _model(tmp_path, "Rec1")
+    r = check(model, Limits(), cfg=cfg)
+    assert "s = [v |-> 1, c |-> 2]" in render_check(r, "Rec1.tla", "Rec1.cfg", markup=False)
