@@ -145,8 +145,10 @@ class Task:
 
             out: list[Path] = []
             for p in self.trace_inputs:
-                if p.is_dir() and not is_tracelink_run(p):
-                    out.extend(tracelink_runs(p) or find_trace_files(p))
+                if p.is_dir() and not is_tracelink_run(p):  # run folders and trace files alike
+                    runs = tracelink_runs(p)
+                    out.extend(runs)
+                    out.extend(f for f in find_trace_files(p) if not any(r in f.parents for r in runs))
                 else:
                     out.append(p)
             return out

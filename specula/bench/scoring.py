@@ -51,12 +51,16 @@ def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequenc
 
     from specula.phases.tracelink import pgo_setup
 
-    runs = [Path(p) for p in (list(trace_paths) or task.trace_paths()) if is_tracelink_run(p)]
+    if trace_paths:  # given traces replace the task's; folders are expanded as the task's are
+        from specula.tasks import with_overrides
+
+        task = with_overrides(task, traces=trace_paths)
+    runs = [Path(p) for p in task.trace_paths() if is_tracelink_run(p)]
     setup = pgo_setup(runs[0].parent, task.spec_module) if runs else None
     if setup is not None:  # PGo: whole runs against the MPCal reference, not windows
         templates = load_templates(task.invariants) if task.invariants and task.invariants.is_file() else []
         return TaskData(windows=None, mapping=mapping, templates=templates, tracelink=(runs, setup))
-    files = list(trace_paths) or task.trace_paths()
+    files = task.trace_paths()
     issues: list[Any] = []
     windows: list[Any] | None = None
     wv_modules: list[Path] = []

@@ -41,10 +41,11 @@ class BoardFormat(str, Enum):
 
 @bench_app.command("traces")
 def bench_traces(
-    system: str = typer.Argument(..., help="Bundled system name (benchmarks/systems/<name>) or a system directory."),
+    system: str = typer.Argument(..., help="Bundled system name (benchmarks/systems/<name>), a system directory, "
+                                 "or a SysMoBench task (with --sysmobench)."),
     runs: int = typer.Option(5, "--runs", min=1, help="Number of traces to record."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first run (run i uses seed + i)."),
-    out: Path = typer.Option(..., "--out", help="Directory the trace files are written to."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory the trace files are written (or imported) to."),
     until_coverage: bool = typer.Option(False, "--until-coverage", help="Record rounds of --batch runs, steering "
                                         "seeds and the harness's explore options toward uncovered spec actions/branches "
                                         "and implementation branches, until coverage stops growing."),
@@ -52,9 +53,35 @@ def bench_traces(
     patience: int = typer.Option(2, "--patience", min=1, help="Stop after this many rounds without new coverage."),
     max_rounds: int = typer.Option(12, "--max-rounds", min=1, help="At most this many rounds."),
     spec: Optional[Path] = typer.Option(None, "--spec", help="Spec to measure coverage on (default: the task's reference)."),
+    sysmobench: Optional[str] = typer.Option(None, "--sysmobench", help="A SysMoBench checkout (path or git URL[@REV]): "
+                                             "SYSTEM is one of its tasks."),
+    imports: Optional[list[Path]] = typer.Option(None, "--import", help="Import traces recorded elsewhere (repeatable): "
+                                                 "window files, action_windows.jsonl, event traces, TraceLink run "
+                                                 "folders, or folders of them; copied into --out."),
     json_out: bool = JsonOpt,
 ) -> None:
-    """Run a bundled system's harness and record N NDJSON event traces."""
+    """Record a bundled system's traces (its harness), say what a SysMoBench task's recording needs,
+    or import traces recorded elsewhere (--import)."""
+    from specula.errors import InputError
+    from specula.tasks import SYSMOBENCH_TARGET_ACTIONS
+
+    if imports:
+        _import_traces(system, sysmobench, imports, out, json_out)
+        return
+    if sysmobench is not None or system in SYSMOBENCH_TARGET_ACTIONS and not _is_bundled(system):
+        from specula.bench.systraces import recording_needs
+        from specula.tasks import load_task
+
+        task = load_task(system, sysmobench) if sysmobench is not None else None
+        if task is None or task.kind == "sysmobench":
+            needs = recording_needs(task if task is not None else system)
+            if json_out:
+                print_json(needs.to_dict())
+            else:
+                sys.stderr.write(needs.render() + "\n")
+            raise typer.Exit(2)
+    if out is None:
+        raise InputError("give --out DIR: the folder the traces are written to")
     from specula.bench.harness import run_harness
 
     if until_coverage:
@@ -73,6 +100,39 @@ def bench_traces(
         print_json({"schema": "specula.bench.traces/1", "system": system, "seed": seed, "files": [str(f) for f in files]})
     else:
         console().print(f"recorded {len(files)} trace(s) of {system} in {out}")
+
+
+def _is_bundled(name: str) -> bool:
+    from specula.tasks import bundled_systems_dir
+
+    return (bundled_systems_dir() / name / "task.yaml").is_file() or (Path(name) / "task.yaml").is_file()
+
+
+def _import_traces(system: str, sysmobench: Optional[str], imports: list[Path], out: Optional[Path],
+                   json_out: bool) -> None:
+    """`bench traces TASK --import ... --out DIR`: exit 0 when something was imported, else 2."""
+    from specula.bench.systraces import import_traces
+    from specula.errors import InputError
+    from specula.tasks import SYSMOBENCH_TARGET_ACTIONS, load_task
+
+    if out is None:
+        raise InputError("give --out DIR: the folder the imported traces are copied to")
+    try:
+        task = load_task(system, sysmobench)
+        name, targets = task.name, task.target_actions
+    except InputError:
+        if system not in SYSMOBENCH_TARGET_ACTIONS:
+            raise
+        name, targets = system, tuple(SYSMOBENCH_TARGET_ACTIONS[system])
+    report = import_traces(name, imports, out, targets)
+    if json_out:
+        print_json(report.to_dict())
+    else:
+        for line in report.problems():
+            sys.stderr.write(line + "\n")
+        sys.stdout.write(report.render() + "\n")
+    if not report.copied:
+        raise typer.Exit(2)
 
 
 @bench_app.command("list")
