@@ -24,7 +24,7 @@ def eval_cmd(
     task: str = typer.Option(..., "--task", "-t", help="Bundled task name, task folder, or SysMoBench task name."),
     config: Optional[Path] = typer.Option(None, "--config", "-c", help="Model config (default: SPEC.cfg)."),
     sysmobench: Optional[str] = SysMoBenchOpt,
-    traces: Optional[list[Path]] = typer.Option(None, "--traces", help="Trace or window files (default: the task's)."),
+    traces: Optional[list[Path]] = typer.Option(None, "--traces", help="Trace or window files, or folders of them (default: the task's)."),
     mapping: Optional[Path] = typer.Option(None, "--mapping", help="Mapping YAML (default: the task's)."),
     translations: Optional[Path] = typer.Option(None, "--translations", help="Invariant translations YAML."),
     phase: Optional[list[Phase]] = typer.Option(None, "--phase", help="Run only these phases (cascade still applies)."),
