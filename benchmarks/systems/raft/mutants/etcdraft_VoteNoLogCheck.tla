@@ -353,5 +353,5 @@ Next ==
     \/ \E i \in Server : SendHeartbeat(i)
     \/ \E i \in Server, m \in msgs : HandleHeartbeatResponse(i, m)
 
-Spec == Init /\ [][Next]_vars /\ WF_vars(Next)
+Spec == Init /\ [][Next]_vars /\ WF_vars(Next) /\ \A i \in Server : WF_vars(SendHeartbeat(i))
 =============================================================================
