@@ -7,7 +7,7 @@ from typing import Any
 
 from specula.errors import ConfigError, InputError
 
-__all__ = ["load_yaml_file"]
+__all__ = ["load_yaml_file", "load_yaml_mapping", "dump_yaml"]
 
 
 def load_yaml_file(path: str | Path, what: str) -> Any:
@@ -26,3 +26,40 @@ def load_yaml_file(path: str | Path, what: str) -> Any:
         raise ConfigError(f"{what} is not UTF-8 text (byte {exc.start})", str(p)) from None
     except yaml.YAMLError as exc:
         raise ConfigError.from_yaml(exc, str(p)) from None
+
+
+def load_yaml_mapping(path: str | Path, what: str, *, lenient: bool = False) -> dict[str, Any]:
+    """A YAML file whose top level is a mapping (a task.yaml of a run, say).
+
+    ``lenient``: a missing, unreadable or malformed file, or another top level, reads as ``{}``
+    (for views that show what they can); otherwise those are the errors of :func:`load_yaml_file`.
+    """
+    try:
+        data = load_yaml_file(path, what)
+    except (InputError, ConfigError):
+        if lenient:
+            return {}
+        raise
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        if lenient:
+            return {}
+        raise ConfigError(f"{what} must be a YAML mapping", str(path))
+    return data
+
+
+def dump_yaml(data: Any, *, width: int = 110, block_strings: bool = False) -> str:
+    """YAML text of plain data, keys in their given order, Unicode kept; ``block_strings`` writes
+    multi-line strings as ``|`` blocks (TLA+ text stays readable)."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    if block_strings:
+        def text(dumper: Any, s: str) -> Any:
+            return dumper.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None)
+
+        Dumper.add_representer(str, text)
+    return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=width)

@@ -74,9 +74,9 @@ class RunDir:
             path = root / f"{base}-{n}"
         path.mkdir(parents=True)
         run = RunDir(path, _secrets(secrets))
-        import yaml
+        from specula.yamlfile import dump_yaml
 
-        run.write_text("task.yaml", yaml.safe_dump(task, sort_keys=False, allow_unicode=True))
+        run.write_text("task.yaml", dump_yaml(task))
         run.append_transcript({"event": "start", "format": FORMAT_VERSION, "run": path.name})
         return run
 

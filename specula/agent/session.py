@@ -121,9 +121,9 @@ def resume_run(ref: str | Path, opts: RunOptions, scorer_for: Callable[[Task], S
     from usage.json."""
     probe = RunDir.open(ref, opts.runs_dir)
     state = probe.load_state()
-    import yaml
+    from specula.yamlfile import load_yaml_mapping
 
-    asked = yaml.safe_load((probe.path / "task.yaml").read_text(encoding="utf-8")) or {}
+    asked = load_yaml_mapping(probe.path / "task.yaml", "the run's task file")
     wanted = None if manual else (model or asked.get("model") or opts.model)
     mref = parse_model(wanted) if wanted else None
     provider = make_provider(mref, env=opts.env, retry=opts.retry, stream=opts.stream) if mref else None

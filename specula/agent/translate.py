@@ -55,11 +55,11 @@ def parse_reply(reply: str) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def _templates_yaml(templates: Sequence[Any]) -> str:
-    import yaml
+    from specula.yamlfile import dump_yaml
 
     keep = [{k: getattr(t, k) for k in ("name", "type", "natural_language", "formal_description", "tla_example")
              if getattr(t, k, "")} for t in templates]
-    return yaml.safe_dump(keep, sort_keys=False, allow_unicode=True, width=110)
+    return dump_yaml(keep)
 
 
 def translate_with_model(spec_path: Path, spec_text: str, templates: Sequence[Any],

@@ -18,9 +18,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from specula.errors import InputError
+from specula.yamlfile import dump_yaml
 from specula.onboard.proposal import Proposal
 
 __all__ = ["write_task", "InitResult", "init_repo", "emitters_dir"]
@@ -78,7 +77,7 @@ def _task_yaml(p: Proposal) -> str:
     head = ("# Written by `specula init` from the code index" + (f" (refined by {p.refined_by})" if p.refined_by else "")
             + ". Edit freely: target actions are the spec's\n# actions; .specula/proposal.json says which code "
               "performs each and where to emit its trace step.\n")
-    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110)
+    return head + dump_yaml(data)
 
 
 def _harness_entry(language: str) -> dict | None:
@@ -151,7 +150,7 @@ def _invariants(p: Proposal) -> str:
     head = ("# Invariant template skeletons written by `specula init` (SysMoBench's format). The tla_example\n"
             "# bodies use placeholder operators (Holds, IsLeader, *_DOMAIN): they are translated onto the\n"
             "# generated spec's own variables in phase 4; edit the natural language to state this system's rules.\n")
-    return head + yaml.safe_dump({"invariants": items}, sort_keys=False, width=110, default_style=None)
+    return head + dump_yaml({"invariants": items})
 
 
 def _harness_points(p: Proposal, comment: str) -> str:

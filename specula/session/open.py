@@ -64,12 +64,11 @@ def open_session(task: Any = None, *, run: str | Path | None = None, model: str 
     opts = RunOptions(model=None, runs_dir=runs_dir, budget=budget, stream=stream, env=env, face="session",
                       toolbox=WorkspaceToolbox, on_event=relay, **extra)
     if run is not None:
-        import yaml
-
         from specula.agent.rundir import RunDir
+        from specula.yamlfile import load_yaml_mapping
 
         probe = RunDir.open(run, runs_dir)
-        asked = yaml.safe_load((probe.path / "task.yaml").read_text(encoding="utf-8")) or {}
+        asked = load_yaml_mapping(probe.path / "task.yaml", "the run's task file")
         chosen = pick_model(model, asked.get("model"), env)
         agent = resume_run(probe.path, opts, scorer_for, model=chosen, manual=chosen is None)
     else:

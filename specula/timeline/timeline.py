@@ -153,13 +153,9 @@ def _read_json(path: Path) -> Any:
 
 
 def _task_yaml(path: Path) -> dict[str, Any]:
-    import yaml
+    from specula.yamlfile import load_yaml_mapping
 
-    try:
-        data = yaml.safe_load((path / "task.yaml").read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return load_yaml_mapping(path / "task.yaml", "the run's task file", lenient=True)
 
 
 def find_run(ref: str | Path, runs_dir: Path | None = None) -> Path:

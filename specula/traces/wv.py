@@ -278,19 +278,12 @@ def _w(text: str, mod: WVModule) -> str:
 
 def mapping_yaml(mods: list[WVModule]) -> str:
     """:func:`wv_mapping` as YAML text, with the untranslated parts listed as comments."""
-    import yaml
+    from specula.yamlfile import dump_yaml
 
     head = ["# written by `specula mapping from-wv` from " + ", ".join(m.path.name for m in mods),
             "# (docs/mapping.md; TLA+ text over the window `w` and its input message `input`)"]
     for m in mods:
         for n in m.notes:
             head.append(f"# {m.path.name}: {n}")
-    class Dumper(yaml.SafeDumper):
-        pass
-
-    def text(dumper: Any, data: str) -> Any:
-        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style="|" if "\n" in data else None)
-
-    Dumper.add_representer(str, text)
-    body = yaml.dump(wv_mapping(mods), Dumper=Dumper, sort_keys=False, width=1000, allow_unicode=True)
+    body = dump_yaml(wv_mapping(mods), width=1000, block_strings=True)
     return "\n".join(head) + "\n" + body
