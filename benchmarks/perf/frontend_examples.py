@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from specula.errors import SpecError
-from specula.tla.modules import load
+from specula.tla.loading import load
 
 
 def sany_accepts(jar: str, path: Path, library: Path) -> bool:

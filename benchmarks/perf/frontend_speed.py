@@ -16,7 +16,7 @@ import statistics
 import time
 from pathlib import Path
 
-from specula.tla.modules import load_text
+from specula.tla.loading import load_text
 from specula.tla.syntax import parse_module
 
 
@@ -107,7 +107,7 @@ def main() -> None:
     print(f"  reload, same text     median wall {warm_wall:6.1f} ms  cpu {warm_cpu:6.1f} ms   (cached AST; checks only)")
     ex = Path(args.examples)
     if ex.is_dir():
-        from specula.tla.modules import load
+        from specula.tla.loading import load
 
         biggest = sorted(ex.rglob("*.tla"), key=lambda p: p.stat().st_size)[-5:]
         for p in biggest:

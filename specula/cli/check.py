@@ -33,7 +33,7 @@ def check_cmd(
     search = [*(lib or []), *(p for p in os.environ.get("SPECULA_TLA_LIBRARY", "").split(os.pathsep) if p)]
     if syntax:
         from specula.diagnostics import render_full
-        from specula.tla.modules import check_syntax
+        from specula.tla.loading import check_syntax
 
         rep = check_syntax(spec, search)
         if json_out:

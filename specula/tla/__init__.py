@@ -3,7 +3,8 @@
 __all__: list[str] = []
 
 from specula.tla.syntax import parse_expression, parse_module  # noqa: E402
-from specula.tla.modules import Definition, InstanceRef, Scope, Spec, load, load_text  # noqa: E402
+from specula.tla.loading import load, load_text  # noqa: E402
+from specula.tla.modules import Definition, InstanceRef, Scope, Spec  # noqa: E402
 
 __all__ += ["parse_module", "parse_expression", "load", "load_text", "Spec", "Scope", "Definition", "InstanceRef"]
 

@@ -1,11 +1,12 @@
 """Module system: EXTENDS, INSTANCE (with explicit and implicit substitution), named and
 parameterized instances, LOCAL, nested modules, and the module search path.
 
-``load(path, search_path=())`` parses the root module and every module it depends on (the spec's
-folder first, then ``search_path``, then specula's own standard library in ``stdlib/``; modules specula
-implements come from its library before ``search_path``), builds
-one ``Scope`` per (possibly instantiated) module, runs the semantic checks, and returns a
-``Spec``. Every problem is a ``Diagnostic``; all of them are raised together as ``SpecError``.
+``resolve_text(text, file, search_path, root_dir)`` parses the root module and every module it
+depends on (the spec's folder first, then ``search_path``, then specula's own standard library in
+``stdlib/``; modules specula implements come from its library before ``search_path``) and builds
+one ``Scope`` per (possibly instantiated) module: a ``Spec``. Every problem is a ``Diagnostic``;
+all of them are raised together as ``SpecError``. The semantic checks run after this stage
+(``loading.py``: ``load`` = resolve, then check).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from pathlib import Path
 from typing import Iterable
 
 from specula.diagnostics import Diagnostic
-from specula.errors import InputError, SpecError
+from specula.errors import SpecError
 from specula.tla import ast
+from specula.tla.builtin_names import BUILTIN_OPS
 from specula.tla.syntax import parse_module, parse_modules
 
 __all__ = [
@@ -25,12 +27,11 @@ __all__ = [
     "Scope",
     "InstanceRef",
     "Spec",
-    "load",
-    "load_text",
+    "resolve_text",
+    "finish",
+    "dedupe",
     "STDLIB_DIR",
     "STANDARD_MODULES",
-    "SyntaxReport",
-    "check_syntax",
 ]
 
 STDLIB_DIR = Path(__file__).resolve().parent / "stdlib"
@@ -379,8 +380,6 @@ class _Loader:
 
 
 def _builtin_symbols() -> frozenset[str]:
-    from specula.tla.semantic.builtins import BUILTIN_OPS
-
     return frozenset(BUILTIN_OPS) | {"'"}
 
 
@@ -416,7 +415,7 @@ def _span_of(d: Definition) -> ast.Span | None:
     return getattr(node, "span", None)
 
 
-def _finish(loader: _Loader, root_module: ast.Module, path: str) -> Spec:
+def finish(loader: _Loader, root_module: ast.Module, path: str) -> Spec:
     root = loader.base_scope(root_module.name, root_module.span)
     if root is None:
         raise SpecError(loader.diags or [Diagnostic("error", "E201", "cannot load module", path)])
@@ -431,18 +430,13 @@ def _finish(loader: _Loader, root_module: ast.Module, path: str) -> Spec:
         loader.base_scope(name, None)  # nested modules are checked even when never instantiated
     spec = Spec(root, dict(loader.modules), tuple(variables), tuple(constants), path, dict(loader.sources),
                 dict(loader.files), dict(loader.base_scopes), list(loader.warnings))
-    diags = list(loader.diags)
-    if not diags:
-        from specula.tla.semantic import check_spec
-
-        diags = check_spec(spec)
-    errors = [d for d in diags if d.severity == "error"]
+    errors = [d for d in loader.diags if d.severity == "error"]
     if errors:
-        raise SpecError(_dedupe(errors))
+        raise SpecError(dedupe(errors))
     return spec
 
 
-def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+def dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
     seen: set[tuple] = set()
     out: list[Diagnostic] = []
     for d in diags:
@@ -453,74 +447,13 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
-def load(path: str | Path, search_path: Iterable[str | Path] = ()) -> Spec:
-    """Load the module in ``path`` with everything it EXTENDS / INSTANCEs; raise ``SpecError``."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig", errors="replace")
-    except OSError as exc:
-        raise InputError(f"cannot read spec: {exc.strerror or exc}", str(path)) from None
-    _check_root_name(text, p)
-    return load_text(text, str(path), search_path, root_dir=p.resolve().parent)
-
-
-def _check_root_name(text: str, p: Path) -> None:
-    """SANY refuses a file whose top-level module is named differently (E206)."""
-    if p.suffix != ".tla":
-        return
-    module = _parse_cached(text, str(p))[0]
-    if module.name and module.name != p.stem:
-        sp = module.span
-        raise SpecError([Diagnostic(
-            "error", "E206", f"file name '{p.stem}' does not match the name '{module.name}' of the module it contains",
-            str(p), sp.line, sp.col, sp.line, sp.col, f"rename the file to {module.name}.tla or the module to {p.stem}")])
-
-
-def load_text(text: str, file: str = "<spec>", search_path: Iterable[str | Path] = (),
-              root_dir: str | Path | None = None) -> Spec:
-    """Like ``load`` for spec text already in memory (modules are searched in ``root_dir``)."""
+def resolve_text(text: str, file: str = "<spec>", search_path: Iterable[str | Path] = (),
+                 root_dir: str | Path | None = None) -> Spec:
+    """The ``Spec`` of spec text (modules are searched in ``root_dir``), before the semantic checks."""
     modules = _parse_cached(text, file)
     module = modules[0]
     loader = _Loader(Path(root_dir) if root_dir is not None else Path(file).resolve().parent, search_path)
     for extra in modules[1:]:  # further modules in the same file, available by name
         loader.register(extra, file, text)
     loader.register(module, file, text)
-    return _finish(loader, module, file)
-
-
-@dataclass
-class SyntaxReport:
-    """Outcome of ``check_syntax``: diagnostics (empty when the spec is fine) plus the texts
-    they point into, for excerpts."""
-
-    path: str
-    diagnostics: list[Diagnostic]
-    sources: dict[str, str]
-    modules: list[str]
-
-    @property
-    def ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
-
-    def to_dict(self) -> dict:
-        from specula.diagnostics import JSON_SCHEMA
-
-        return {"schema": JSON_SCHEMA, "spec": self.path, "ok": self.ok, "modules": self.modules,
-                "diagnostics": [d.to_dict() for d in self.diagnostics]}
-
-
-def check_syntax(path: str | Path, search_path: Iterable[str | Path] = ()) -> SyntaxReport:
-    """Parse and check ``path`` like SANY; problems are returned, not raised (a missing or
-    unreadable file still raises ``InputError``)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig", errors="replace")
-    except OSError as exc:
-        raise InputError(f"cannot read spec: {exc.strerror or exc}", str(path)) from None
-    try:
-        _check_root_name(text, p)
-        spec = load_text(text, str(path), search_path, root_dir=p.resolve().parent)
-    except SpecError as exc:
-        diags = sorted(exc.diagnostics(), key=lambda d: (d.file != str(path), d.file or "", d.line or 0, d.col or 0))
-        return SyntaxReport(str(path), diags, {str(path): text}, [])
-    return SyntaxReport(str(path), list(spec.warnings), spec.sources, sorted(spec.modules))
+    return finish(loader, module, file)

@@ -15,6 +15,8 @@ from typing import Callable, Iterable
 from specula.diagnostics import Diagnostic
 from specula.errors import SpecError
 from specula.tla import ast
+from specula.tla.syntax_errors import find_syntax_errors
+from specula.tla.tree_parser import parser
 
 __all__ = [
     "parse_module",
@@ -97,19 +99,6 @@ _BUILTIN_SETS = {
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "\\": "\\", '"': '"'}
 _SKIPPED_UNITS = frozenset({"use_or_hide", "single_line", "comment", "block_comment",
                             "header_line", "double_line", "extends", "identifier", "def_eq"})
-
-
-@functools.lru_cache(maxsize=1)
-def _parser():
-    import warnings
-
-    import tree_sitter
-    import tree_sitter_tlaplus
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        language = tree_sitter.Language(tree_sitter_tlaplus.language())
-    return tree_sitter.Parser(language)
 
 
 class _Source:
@@ -757,9 +746,7 @@ class _Unsupported(Exception):
 
 
 def _build(src: _Source, first_only: bool = True) -> list[ast.Module]:
-    from specula.tla.syntax_errors import find_syntax_errors
-
-    root = _parser().parse(src.data).root_node
+    root = parser().parse(src.data).root_node
     if root.has_error and _errors_outside_comments(root):
         raise SpecError(find_syntax_errors(root, src))
     modules = [c for c in root.named_children if c.type == "module"]

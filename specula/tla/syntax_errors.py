@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from specula.diagnostics import Diagnostic
+from specula.tla.tree_parser import parser as tla_parser
 
 __all__ = ["find_syntax_errors"]
 
@@ -252,9 +253,7 @@ def _closers(chunk: bytes) -> bytes:
 def _viable(prefix: bytes) -> tuple[bytes, bytes, bytes] | None:
     """A completion (text, closing brackets, tail) turning ``prefix`` — a unit's text cut after
     some token — into a valid unit, or None when no generic completion works."""
-    from specula.tla.syntax import _parser
-
-    parser = _parser()
+    parser = tla_parser()
     closers = _closers(prefix)
     for mid, tail in _COMPLETIONS:
         text = (b"---- MODULE __P ----\n" + prefix + b"\n" + b" " * 60 + mid
@@ -387,8 +386,6 @@ def _line_col(src, offset: int) -> tuple[int, int]:
 
 
 def find_syntax_errors(root, src) -> list[Diagnostic]:
-    from specula.tla.syntax import _parser
-
     data: bytes = src.data
     base = src.byte_base
     header = _HEADER.search(data, base)
@@ -417,7 +414,7 @@ def find_syntax_errors(root, src) -> list[Diagnostic]:
     body_start = data.find(b"\n", header.end())
     body_start = footer.start() if body_start < 0 else body_start + 1
     starts = _unit_starts(data, body_start, footer.start())
-    parser = _parser()
+    parser = tla_parser()
     head = (0, starts[0] if starts else footer.start())
     tail = (footer.start(), len(data))
     tree = parser.parse(_blank(data, [head, tail]))

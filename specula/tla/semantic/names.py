@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Callable
 
 from specula.diagnostics import Diagnostic
 from specula.tla import ast
-from specula.tla.semantic.builtins import BUILTIN_NAMES, BUILTIN_OPS, VARIADIC
+from specula.tla.modules import STDLIB_DIR
+from specula.tla.builtin_names import BUILTIN_NAMES, BUILTIN_OPS, VARIADIC
 
 if TYPE_CHECKING:
     from specula.tla.modules import Definition, Scope, Spec
@@ -24,8 +25,6 @@ Env = dict[str, int]  # locally bound name -> arity (0 for values)
 
 def checked_scopes(spec: "Spec") -> list["Scope"]:
     """Base scopes of every module the user wrote (specula's standard library is trusted)."""
-    from specula.tla.modules import STDLIB_DIR
-
     std = str(STDLIB_DIR)
     out = []
     for name, scope in spec.scopes.items():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from specula.tla.modules import check_syntax
+from specula.tla.loading import check_syntax
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 MALFORMED = FIXTURES / "malformed"

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from specula.errors import SpecError
-from specula.tla.modules import load_text
+from specula.tla.loading import load_text
 
 SOURCE = (Path(__file__).resolve().parent.parent / "fixtures" / "valid" / "AllConstructs.tla").read_text()
 TOKEN = re.compile(r"\\[A-Za-z]+|\w+|<=>|=>|==|\|->|->|<<|>>|/\\|\\/|\S")

@@ -7,7 +7,7 @@ import pytest
 
 from specula.errors import SpecError
 from specula.tla import load
-from specula.tla.modules import check_syntax
+from specula.tla.loading import check_syntax
 
 
 def test_module_name_must_match_file_name(tmp_path):

@@ -9,7 +9,8 @@ import pytest
 
 from specula.errors import InputError, SpecError
 from specula.tla import ast
-from specula.tla.modules import STDLIB_DIR, Spec, load
+from specula.tla.loading import load
+from specula.tla.modules import STDLIB_DIR, Spec
 
 
 def write(tmp: Path, name: str, body: str) -> Path:
