@@ -325,10 +325,8 @@ def _mk(name: str, arity: int, fn: Callable | None = None, op_params: tuple = ()
 
 def _tlcget_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
     f, deps = c.expr(args[0], env)
-    regs = c.tlc_registers
-    level = c.tlc_level
-    config = c.tlc_config
-    stats = c.tlc_stats
+    rt = c.runtime
+    regs, level, config, stats = rt.registers, rt.level, rt.config, rt.stats
 
     def tlcget(s: Any, n: Any, e: list) -> Any:
         k = f(s, n, e)
@@ -351,7 +349,7 @@ def _tlcget_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
 def _tlcset_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
     f, d1 = c.expr(args[0], env)
     g, d2 = c.expr(args[1], env)
-    regs = c.tlc_registers
+    regs = c.runtime.registers
 
     def tlcset(s: Any, n: Any, e: list) -> bool:
         regs[f(s, n, e)] = g(s, n, e)

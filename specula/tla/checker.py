@@ -23,9 +23,13 @@ import time
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
-from specula.errors import EvalError, SpeculaError
+from specula.errors import ConfigError, EvalError, InputError, SpeculaError
+from specula.tla.cfg import check_cfg_names, load_cfg
+from specula.tla.loading import load
+from specula.tla.model import Model
+from specula.tla.protocol import ModelProtocol
 
 __all__ = [
     "Limits",
@@ -44,23 +48,6 @@ __all__ = [
 VERDICTS = ("ok", "invariant", "deadlock", "assumption", "error", "action-property", "liveness", "limit")
 
 State = tuple
-
-
-class ModelProtocol(Protocol):
-    """What the checker needs from ``specula.tla.Model`` (see docs/checker.md)."""
-
-    variables: tuple[str, ...]
-    actions: list[Any]  # ActionInfo(index, name, label, params, span)
-
-    def init_states(self) -> Iterator[State]: ...
-
-    def next_states(self, state: State) -> Iterator[tuple[int, State]]: ...
-
-    def compile_state_predicate(self, name_or_expr: str) -> Callable[[State], bool]: ...
-
-    def compile_action_predicate(self, name_or_expr: str) -> Callable[[State, State], bool]: ...
-
-    def check_assumes(self) -> list[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -414,7 +401,7 @@ def _trace_labels(model: Any, labels: list[str]) -> list[str]:
 
 def set_tlc_config(model: Any, cfg: Any, check_deadlock: bool | None, mode: str) -> None:
     """What ``TLCGet("config")`` reports while ``model`` is checked (mode, deadlock checking)."""
-    conf = getattr(getattr(model, "compiler", None), "tlc_config", None)
+    conf = getattr(getattr(model, "runtime", None), "config", None)
     if conf is None:
         return
     if check_deadlock is None:
@@ -606,7 +593,7 @@ def _apply_alias(model: Any, name: str, result: CheckResult) -> None:
     record, evaluated on the state and the next one (the last state: on itself)."""
     from specula.tla.values import Fn, format_value
 
-    level = getattr(getattr(model, "compiler", None), "tlc_level", [0])
+    level = getattr(getattr(model, "runtime", None), "level", [0])
     try:
         fn = model.compile_alias(name)
         states = [st for _, st in result.counterexample]
@@ -633,7 +620,7 @@ def _apply_alias(model: Any, name: str, result: CheckResult) -> None:
 def _postcondition(model: Any, name: str, result: CheckResult) -> None:
     """TLC evaluates POSTCONDITION once the search is complete, with ``TLCGet("stats")``
     describing it; FALSE is reported like a false assumption (TLC exits with code 10)."""
-    stats = getattr(getattr(model, "compiler", None), "tlc_stats", None)
+    stats = getattr(getattr(model, "runtime", None), "stats", None)
     if stats is not None:
         stats.update(diameter=result.depth, distinct=result.distinct, generated=result.generated,
                      initial=result.init_states, queue=result.queue_left, duration=int(result.elapsed))
@@ -1206,13 +1193,6 @@ class _Search:
 
 def build_model(spec_path: str | Path, cfg_path: str | Path | None = None, search_path: Sequence[str] = ()) -> tuple[Any, Any]:
     """Load SPEC.tla and its .cfg (default: same name) and build the engine's Model."""
-    from specula.errors import ConfigError
-    from specula.tla import Model, load  # type: ignore[attr-defined]
-    from specula.tla.cfg import load_cfg
-
-    from specula.errors import InputError
-    from specula.tla.cfg import check_cfg_names
-
     spec_path = Path(spec_path)
     if not spec_path.is_file():
         raise InputError("spec file not found" if not spec_path.exists() else "spec is not a file", path=str(spec_path))

@@ -262,7 +262,7 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str], general_only: bool
         from specula.tla import liveness_ltl as L
 
         if not translator:
-            translator.append(L.Translator(model))
+            translator.append(L.Translator(model, make_fair))
         tr = translator[0]
         try:
             f = L.neg(tr.translate(node, env))
@@ -388,7 +388,7 @@ def spec_fairness(model: Any, cfg: Any, extras: list | None = None) -> list[Fair
         return []
     comp, env0, node_of = _tools(model)
     frame = comp.frame
-    tr = L.Translator(model)
+    tr = L.Translator(model, make_fair)
     out: list[Fair] = []
 
     def walk(node: Any, env: Any, depth: int = 0) -> None:

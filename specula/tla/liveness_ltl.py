@@ -94,7 +94,10 @@ _TEMPORAL = frozenset({"[]", "<>", "~>", "-+->"})
 class Translator:
     """Translates temporal TLA+ expressions of one model into LTL formulas over shared atoms."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, make_fair: Any = None) -> None:
+        """``make_fair``: liveness_product.make_fair (passed in: that module builds on this one),
+        needed for ENABLED <<A>>_v atoms."""
+        self.make_fair = make_fair
         comp = getattr(model, "compiler", None)
         if comp is None:
             raise Unsupported("the model offers no compiler")
@@ -124,13 +127,14 @@ class Translator:
     def enabled_atom(self, angle: Any, env: Any) -> tuple:
         """ENABLED <<A>>_v: A run as an action from the state, a successor with v' # v."""
         from specula.tla import ast as A
-        from specula.tla.liveness_product import make_fair
         from specula.tla.values import tla_eq
 
         key = ("enabled", id(angle.action), id(angle.sub), id(env))
         aid = self._atom_ids.get(key)
         if aid is None:
-            f = make_fair(_FairBox, self.comp, "WF", angle.action, angle.sub, env, "ENABLED")
+            if self.make_fair is None:
+                raise Unsupported("ENABLED <<A>>_v needs the fairness builder")
+            f = self.make_fair(_FairBox, self.comp, "WF", angle.action, angle.sub, env, "ENABLED")
             if f.succ is not None and f.sub is not None:
                 def en(s: Any, f: Any = f) -> bool:
                     if f.succ is not None:

@@ -7,11 +7,12 @@ predicates, VIEW, SYMMETRY, ASSUME checking, ad-hoc evaluation and ``check_step`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from specula.errors import EvalError, SpecError
 from specula.tla import ast as A
+from specula.tla.protocol import ActionInfo
+from specula.tla.step import check_step
 from specula.tla.compile import PRIME, UNSET, CompileError, Compiler, Env, OpVal, Unassigned
 from specula.tla.values import (
     Fn,
@@ -28,21 +29,6 @@ from specula.tla.values import (
 __all__ = ["Model", "ActionInfo", "State"]
 
 State = tuple
-
-
-@dataclass
-class ActionInfo:
-    index: int
-    name: str
-    label: str
-    params: tuple[str, ...]
-    span: Any = None
-    # internal: the action's body and compile-time environment, its \E-split binders
-    node: Any = field(default=None, repr=False, compare=False)
-    env: Any = field(default=None, repr=False, compare=False)
-    binders: list = field(default_factory=list, repr=False, compare=False)  # [(name, slot, values)]
-    # TLC's coverage label: <Name line L, col C to line L, col C2 of module M>
-    tlc_label: str = field(default="", compare=False)
 
 
 def _cfg_value(v: Any) -> Any:
@@ -78,6 +64,7 @@ class Model:
                                  module_subst=dict(getattr(cfg, "module_substitutions", None) or {}),
                                  use_codegen=codegen)
         self.env = Env(scope=self.root)
+        self.runtime = self.compiler.runtime  # TLCGet/TLCSet state: the search fills it in
         self._out: list = [[]]
         self._pools: list[dict] = [dict() for _ in spec.variables]
         self.has_view = False
@@ -538,8 +525,6 @@ class Model:
 
     def check_step(self, action_name: str, pre: dict, post: dict, params: dict | None = None,
                    free: dict | None = None) -> Any:
-        from specula.tla.step import check_step
-
         return check_step(self, action_name, pre, post, params, free)
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
+from specula.tla.protocol import ActionInfo
 from specula.tla.compile import UNSET, ActionCompiler, CompileError, Env, Unassigned
 from specula.tla.values import (
     Fn,
@@ -283,8 +284,6 @@ def _entries(model: "Model", action: str) -> list[_Entry]:
 
 def _adhoc_action(model: "Model", action: str) -> Any:
     """An action named in a trace that is a definition but not a disjunct of Next."""
-    from specula.tla.model import ActionInfo
-
     d = model.root.names.get(action)
     if d is None or d.kind != "op":
         known = ", ".join(sorted({a.name for a in model.actions})) or "none"

@@ -31,6 +31,7 @@ from specula.tla.compile.binders import Binders
 from specula.tla.compile.expr import Expressions
 from specula.tla.compile.gen import Generator
 from specula.tla.compile.names import Names
+from specula.tla.compile.runtime import TLCRuntime
 from specula.tla.compile.ops import Operators
 
 
@@ -54,14 +55,7 @@ class Compiler(Names, Operators, Expressions, Binders, Analysis):
         self.frame: list = []
         self.def_cache: dict = {}
         self.rec_cache: dict = {}
-        self.tlc_registers: dict = {}
-        self.tlc_level = [0]
-        # TLCGet("config"): how the model is being checked (set by the checker and simulator)
-        self.tlc_config: dict = {"mode": "bfs", "deadlock": True}
-        # TLCGet("stats"): filled in by the checker when the search is complete (POSTCONDITION)
-        self.tlc_stats: dict = {"diameter": 0, "distinct": 0, "generated": 0, "initial": 0, "queue": 0,
-                                "duration": 0, "worker": 0}
-        self.probe: Any = None  # step.Probe while compiling diagnostic actions (check_step)
+        self.runtime = TLCRuntime()  # TLCGet/TLCSet state, filled in by the search
         self.expr_table: dict[type, Callable] = {
             A.Name: self._name, A.OpApp: self._opapp, A.Number: self._number, A.String: self._string,
             A.Bool: self._bool, A.And: self._and, A.Or: self._or, A.Prime: self._prime,
