@@ -946,7 +946,7 @@ class _Search:
         return Graph(states, inits, self.esrc, self.edst, self.eact, [c.label for c in self.coverage],
                      key=None if self.key is _identity else self.key, model=self.model,
                      queue_at=self.queue_at,
-                     tlc_stats=getattr(getattr(self.model, "compiler", None), "tlc_stats", None))
+                     tlc_stats=getattr(getattr(self.model, "runtime", None), "stats", None))
 
     # ------------------------------------------------------------------------------------------
     def _add(self, k: Any, parent: int, action: int) -> int:
