@@ -722,7 +722,7 @@ def _flatten_and(node: Any, root: Any, depth: int = 0) -> list:
 
 
 def _formals(params: Any, args: Any, name: Any, binders: list) -> tuple:
-    """(formal, \E-split binder passed for it or None) for a call of a definition; binders are
+    r"""(formal, \E-split binder passed for it or None) for a call of a definition; binders are
     followed through enclosing calls (``name`` carries the caller's formals)."""
     outer = dict(name[2]) if isinstance(name, tuple) and len(name) > 2 else {}
     bnames = {b[0] for b in binders}

@@ -1,0 +1,169 @@
+"""The import graph of ``specula/`` (every import, module-level or inside a function): no
+cycle between modules, and no room imports a room above it (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections import defaultdict
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "specula"
+
+# Rooms from the top (faces) to the bottom (engine, code index). A room may import rooms of a
+# lower level and the shared base; never a room of its own level or above.
+LEVELS: dict[str, int] = {
+    "__main__": 95, "cli": 90,
+    "mcp": 80, "session": 80,
+    "timeline": 75,
+    "bench": 70, "onboard": 70,
+    "agent": 60,
+    "coverage": 50,
+    "phases": 40,
+    "tasks": 35,
+    "traces": 30,
+    "tla": 10, "code": 10,
+}
+# The shared base: imported by every room, importing none.
+BASE = {"specula", "errors", "diagnostics", "yamlfile", "doctor", "deep"}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for p in PACKAGE.rglob("*.py"):
+        parts = p.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = p
+    return out
+
+
+def _parse(path: Path) -> ast.Module:
+    with warnings.catch_warnings():  # a docstring's "\\E" is not this test's business
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node but those under ``if TYPE_CHECKING:`` (imports for annotations only)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                todo.extend(child.orelse)
+                continue
+            todo.append(child)
+
+
+def import_graph() -> dict[str, set[str]]:
+    mods = _modules()
+    edges: dict[str, set[str]] = defaultdict(set)
+    for name, path in mods.items():
+        pkg = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in _runtime_nodes(_parse(path)):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    head = pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
+                    base = ".".join(head + ([base] if base else []))
+                targets = [f"{base}.{a.name}" for a in node.names] + [base]
+            else:
+                continue
+            for t in targets:
+                while t and t not in mods:
+                    t = t.rsplit(".", 1)[0] if "." in t else ""
+                if t and t != name:
+                    edges[name].add(t)
+                    break  # `from x import y`: y itself when it is a module, else x
+    return edges
+
+
+def _room(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for root in sorted(set(edges) | {t for ts in edges.values() for t in ts}):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(sorted(edges.get(nxt, ())))))
+                elif nxt in on:
+                    low[v] = min(low[v], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    found.append(sorted(comp))
+    return found
+
+
+def test_no_import_cycle() -> None:
+    assert _cycles(import_graph()) == []
+
+
+def test_every_room_has_a_level() -> None:
+    rooms = {_room(m) for m in _modules()}
+    unknown = sorted(r for r in rooms if r not in LEVELS and r not in BASE)
+    assert not unknown, f"new room(s) {unknown}: give them a level here and a place in docs/architecture.md"
+
+
+def test_no_upward_import_between_rooms() -> None:
+    bad = []
+    for src, targets in import_graph().items():
+        a = _room(src)
+        for dst in targets:
+            b = _room(dst)
+            if a == b or b in BASE:
+                continue
+            if a in BASE or LEVELS.get(b, 0) >= LEVELS.get(a, 0):
+                bad.append(f"{src} -> {dst}")
+    assert not bad, "\n".join(sorted(bad))
+
+
+def test_the_checker_finds_a_planted_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_class_over_600_lines() -> None:
+    big = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(_parse(path)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > 600:
+                big.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.name} "
+                           f"({node.end_lineno - node.lineno + 1} lines)")
+    assert not big, "\n".join(big)
