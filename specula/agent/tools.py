@@ -25,7 +25,8 @@ from specula.agent.evaluate import PHASES, Evaluation, Scoring, phase_names
 from specula.agent.messages import ToolCall, ToolSpec
 from specula.agent.rundir import RunDir
 from specula.tasks import Task
-from specula.errors import SpeculaError
+from specula.code.workspace import Workspace
+from specula.errors import CodeError, SpeculaError
 
 __all__ = ["ToolError", "Finish", "Session", "Toolbox", "Tool", "TOOLS", "TOOL_SPECS", "tool_named", "MAX_RESULT"]
 
@@ -145,33 +146,24 @@ class Toolbox:
         return text
 
     # -- files and code
-    def _resolve(self, path: str) -> Path:
-        raw = Path(path)
-        roots = [self.s.task.code_dir.resolve(), self.s.run.path.resolve()]
-        candidates = [raw] if raw.is_absolute() else [roots[0] / raw, roots[1] / raw]
-        for c in candidates:
-            p = c.resolve()
-            if any(p == r or r in p.parents for r in roots) and p.exists():
-                if any(p == h or h in p.parents for h in self.s.task.hidden):
-                    raise ToolError(f"{path} is not available to the agent")
-                return p
-        for c in candidates:
-            p = c.resolve()
-            if not any(p == r or r in p.parents for r in roots):
-                raise ToolError(f"{path} is outside the target repository and the run directory")
-        raise ToolError(f"{path} does not exist in the target repository")
+    def _workspace(self) -> Workspace:
+        """What tools may read: the repository and the run directory, minus the hidden paths."""
+        return Workspace.of([self.s.task.code_dir, self.s.run.path], self.s.task.hidden)
 
-    def _is_hidden(self, p: Path) -> bool:
-        p = p.resolve()
-        return any(p == h or h in p.parents for h in self.s.task.hidden)
+    def _resolve(self, path: str) -> Path:
+        try:
+            return self._workspace().resolve(path)
+        except CodeError as exc:
+            raise ToolError(str(exc)) from None
 
     def _source_files(self, under: Path | None = None) -> list[Path]:
+        ws = self._workspace()
         root = (under or self.s.task.code_dir).resolve()
         if root.is_file():
-            return [root]
+            return [root] if ws.allows(root) else []
         out: list[Path] = []
         for p in sorted(root.rglob("*")):
-            if any(part in _SKIP_DIRS for part in p.relative_to(root).parts) or self._is_hidden(p):
+            if any(part in _SKIP_DIRS for part in p.relative_to(root).parts) or not ws.allows(p):
                 continue
             if p.is_file() and p.suffix in _SOURCE_EXT and p.stat().st_size < 2_000_000:
                 out.append(p)
@@ -268,7 +260,10 @@ class Toolbox:
         fn = {"callers": code_room.callers, "callees": code_room.callees, "fields": code_room.type_fields,
               "writes": code_room.writes_to, "file_symbols": code_room.file_symbols,
               "find": code_room.find_symbols}[what]
-        return self._visible(fn(ix, name).render())
+        try:
+            return self._visible(fn(ix, name).render())
+        except CodeError as exc:
+            raise ToolError(str(exc)) from None
 
     @tool
     def read_file(self, path: str, start: int = 1, end: int = 0) -> str:

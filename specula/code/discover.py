@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from specula.code.languages import LANGUAGES, language_for_path
+from specula.code.workspace import Workspace
 
 __all__ = ["IndexOptions", "SourceFile", "discover", "IgnoreRules", "is_generated", "is_test_path"]
 
@@ -177,8 +178,13 @@ def discover(root: Path, options: IndexOptions = IndexOptions()) -> tuple[list[S
     """The indexable files under ``root`` (sorted) and counts of what was skipped, by reason.
 
     Generated files are recognised by name here and by their header when read (see ``is_generated``).
+    A symlinked file is listed only when its target lies inside ``root`` and outside every
+    ``exclude`` path (``Workspace``): a link to ``/etc/passwd`` or to a hidden reference spec is
+    skipped as ``link-outside`` / ``link-hidden``.
     """
     root = Path(root)
+    excluded = [p.strip("/").removeprefix("./") for p in options.exclude]
+    workspace = Workspace.of([root], [root / p for p in excluded if p])
     rules = IgnoreRules()
     rules.add_file(root / ".git" / "info" / "exclude", "")
     skipped: dict[str, int] = {}
@@ -233,6 +239,11 @@ def discover(root: Path, options: IndexOptions = IndexOptions()) -> tuple[list[S
             if options.excludes(rel):
                 skip("excluded")
                 continue
+            if os.path.islink(os.path.join(dirpath, f)):
+                reason = workspace.why_not(os.path.join(dirpath, f))
+                if reason is not None:
+                    skip("link-" + reason)
+                    continue
             if options.forces(rel):
                 found.append((rel, lang))
                 continue
