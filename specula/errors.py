@@ -22,6 +22,7 @@ __all__ = [
     "ProviderError",
     "BudgetExceeded",
     "CodeError",
+    "Interrupted",
 ]
 
 
@@ -178,3 +179,16 @@ class CodeError(InputError):
 
     def code(self) -> str:
         return "E800"
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) stopped the work; ``partial`` is what finished (e.g. a partial
+    ``Scorecard``), never a final result. A ``KeyboardInterrupt``, so no ``except Exception``
+    handler swallows it; the CLI exits 130."""
+
+    exit_code = 130
+
+    def __init__(self, partial: object | None = None, what: str = "") -> None:
+        super().__init__(what or "interrupted")
+        self.partial = partial
+        self.what = what

@@ -36,26 +36,63 @@ __all__ = ["app", "main"]
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    """Console entry point: runs the app and turns specula errors into exit codes."""
+    """Console entry point: runs the command and turns specula errors into exit codes.
+
+    The command runs on a large-stack thread (``specula.deep``) so deeply nested specs, traces
+    and mappings parse; Ctrl-C and SIGTERM stop it with exit 130; a closed stdout (``| head``)
+    ends it quietly; with ``--json`` an error is also printed on stdout as a JSON object.
+    """
+    from specula.deep import call_deep
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    restore = _sigterm_as_interrupt()
     try:
-        rc = app(args=argv, prog_name="specula", standalone_mode=False)
+        return call_deep(_run, args)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        restore()
+
+
+def _run(args: list[str]) -> int:
+    json_out = "--json" in args
+    try:
+        rc = app(args=args, prog_name="specula", standalone_mode=False)
+        sys.stdout.flush()  # a reader that went away is noticed here, not at interpreter exit
         if isinstance(rc, int) and rc:  # click returns typer.Exit codes when not standalone
             return rc
     except SpeculaError as exc:
         from specula.diagnostics import render_concise
 
+        diags = exc.diagnostics()
         sys.stderr.write("".join(render_concise([d]) + (f"\n  help: {d.help}" if d.help else "") + "\n"
-                                 for d in exc.diagnostics()))
+                                 for d in diags))
+        if json_out:
+            _json_error(diags[0].code if diags else exc.code(), str(exc), exc.exit_code,
+                        [d.to_dict() for d in diags])
         return exc.exit_code
     except typer.Exit as exc:
+        if exc.exit_code == 0:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                return _quiet_broken_pipe()
         return exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    except SystemExit as exc:
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click's own handling of a closed stdout
+            return _quiet_broken_pipe()
+        raise
     except Exception as exc:  # click's usage errors and aborts (typer vendors click)
         kind = type(exc).__name__
         if hasattr(exc, "show") and hasattr(exc, "exit_code"):
             exc.show()
+            if json_out:
+                _json_error("usage", exc.format_message() if hasattr(exc, "format_message") else str(exc), 2)
             return 2
         if kind == "Abort":
             sys.stderr.write("aborted\n")
@@ -66,8 +103,56 @@ def main(argv: Optional[list[str]] = None) -> int:
             f"specula: internal error: {type(exc).__name__}: {exc}\n"
             "  (this is a bug in specula; rerun with SPECULA_DEBUG=1 for the traceback)\n"
         )
+        if json_out:
+            _json_error("internal", f"{type(exc).__name__}: {exc}", 2)
         return 2
     return 0
+
+
+def _json_error(code: str, message: str, exit_code: int, diagnostics: list[dict] | None = None) -> None:
+    """The error as one JSON object on stdout (``--json``): code, message, location, diagnostics."""
+    import json
+
+    first = (diagnostics or [{}])[0]
+    location = {k: first[k] for k in ("file", "line", "col") if first.get(k) is not None} or None
+    body = {"schema": "specula.error/1", "ok": False,
+            "error": {"code": code, "message": first.get("message", message), "location": location},
+            "exit_code": exit_code}
+    if diagnostics:
+        body["diagnostics"] = diagnostics
+    try:
+        sys.stdout.write(json.dumps(body, indent=2, default=str) + "\n")
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+
+
+def _quiet_broken_pipe() -> int:
+    """stdout was closed by the reader (``specula ... | head``): stop without a traceback."""
+    try:  # further writes (and the interpreter's final flush) go nowhere
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _sigterm_as_interrupt():
+    """SIGTERM behaves as Ctrl-C (KeyboardInterrupt in the main thread); returns the undo."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum, frame):  # noqa: ARG001
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except (ValueError, OSError):
+        return lambda: None
+    return lambda: signal.signal(signal.SIGTERM, old)
 
 
 if __name__ == "__main__":  # pragma: no cover

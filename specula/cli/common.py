@@ -20,9 +20,8 @@ RunsDirOpt = typer.Option(Path("runs"), "--runs-dir", help="Where run directorie
 
 
 def console(stderr: bool = False):
-    from rich.console import Console  # lazy: rich's console costs start-up time of `--help`
-
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    # lazy: rich's console costs start-up time of `--help`
+    return _console_class()(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 def print_json(data: object) -> None:
@@ -49,3 +48,16 @@ def quick_runtime() -> tuple[object, float]:
     from specula.phases import RuntimeSettings
 
     return RuntimeSettings(check_seconds=30, runs=4, traces_per_run=20, depth=30, run_seconds=30), 30.0
+
+
+def _console_class():
+    from rich.console import Console
+
+    class QuietPipeConsole(Console):
+        """rich exits 1 when the reader of stdout went away; specula ends quietly (see ``main``)."""
+
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return QuietPipeConsole

@@ -42,7 +42,7 @@ def eval_cmd(
     """Score SPEC on all four SysMoBench phases for TASK (no LLM needed)."""
     from specula.bench.scoring import eval_spec, task_data
     from specula.tasks import load_task
-    from specula.errors import InputError
+    from specula.errors import InputError, Interrupted
     from specula.phases import RuntimeSettings
 
     if not spec.is_file():
@@ -54,10 +54,23 @@ def eval_cmd(
     t = load_task(task, sysmobench)
     data = task_data(t, mapping, traces or ())
     settings = RuntimeSettings(check_seconds=check_seconds, runs=runs, seed=seed)
-    card = eval_spec(
-        spec, t, config, data=data, translations=translations, runtime=settings,
-        invariant_seconds=invariant_seconds, only=[p.value for p in phase or ()], coverage=coverage,
-    )
+    try:
+        card = eval_spec(
+            spec, t, config, data=data, translations=translations, runtime=settings,
+            invariant_seconds=invariant_seconds, only=[p.value for p in phase or ()], coverage=coverage,
+        )
+    except Interrupted as stop:  # what finished is shown; nothing is written as a result
+        partial = stop.partial
+        if json_out and partial is not None:
+            print_json(partial.to_dict())
+        err = console(stderr=True)
+        if not json_out and partial is not None:
+            for name, ps in partial.phases.items():
+                err.print(f"{name}: {ps.score:.3f}" + (f" ({ps.skipped})" if ps.skipped else "") + " [finished]",
+                          markup=False)
+        err.print(f"interrupted: {stop.what}; the phases listed finished, the rest did not run "
+                  "(partial: no overall score, nothing written)", markup=False)
+        raise typer.Exit(130) from None
     if out:
         out.write_text(card.to_json() + "\n", encoding="utf-8")
     if html:

@@ -36,6 +36,7 @@ def validate_cmd(
 ) -> None:
     """Phase 3: validate observed transition windows against the spec's actions (exit 1 if any fails)."""
     from specula.phases.conformance import validate_files, validate_wv
+    from specula.errors import Interrupted
     from specula.traces.wv import is_wv_module
 
     if tracelink:
@@ -43,17 +44,32 @@ def validate_cmd(
 
     targets = [a.strip() for a in actions.split(",") if a.strip()] if actions else None
     more = list(windows or []) + list(files or [])
-    if is_wv_module(spec) and traces is None and all(is_wv_module(f) for f in more):
-        # SysMoBench window-validation modules, run as they are (docs/windows.md)
-        res = validate_wv([spec, *more], config, strict=strict)
+    try:
+        if is_wv_module(spec) and traces is None and all(is_wv_module(f) for f in more):
+            # SysMoBench window-validation modules, run as they are (docs/windows.md)
+            res = validate_wv([spec, *more], config, strict=strict)
+        else:
+            res = validate_files(spec, config, more, traces, mapping, targets=targets, whole_trace=whole,
+                                 strict=strict)
+    except Interrupted as stop:  # Ctrl-C: the windows checked so far, marked partial
+        if stop.partial is None:
+            raise
+        res, partial = stop.partial, stop.what
     else:
-        res = validate_files(spec, config, more, traces, mapping, targets=targets, whole_trace=whole, strict=strict)
+        partial = None
     if json_out:
-        print_json(res.to_dict())
+        data = res.to_dict()
+        if partial:
+            data["interrupted"] = partial
+        print_json(data)
     else:
         from specula.traces.render import render_conformance
 
         render_conformance(res, console())
+    if partial:
+        console(stderr=True).print(f"{partial}: partial report (the remaining windows were not checked)",
+                                   markup=False)
+        raise typer.Exit(130)
     raise typer.Exit(0 if res.ok else 1)
 
 

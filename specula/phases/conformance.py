@@ -311,46 +311,50 @@ def validate_windows(
     relaxed: Counter[tuple[str, str]] = Counter()
     domains: dict[str, dict[str, list]] = {}
     checked = 0
-    for w in windows:
-        key = raw_key(w)
-        hit = verdicts.get(key)
-        if hit is None:
-            try:
-                b = binder.bind(w, key)
-            except Exception as exc:  # noqa: BLE001 - a window that cannot be bound is a scored failure
-                name = (mapping.spec_action(w.action) if mapping else w.action)
-                kind = "unknown-action" if name not in info.actions else "bind"
-                msg = str(exc) if isinstance(exc, BindError) else f"cannot read the window: {type(exc).__name__}: {exc}"
-                cause = Cause(name, kind, msg if kind == "bind" else f"the spec has no action {name} in Next")
-                hit = (name, False, cause, None, (), ())
-            else:
-                if strict and b.relaxations:
-                    hit = (b.action, False, _relaxed_cause(b.action, b.relaxations), None,
-                           tuple(dict.fromkeys(b.choices)), b.relaxations)
-                    verdicts[key] = hit
-                    action, ok, cause, params, chosen, rel = hit
-                    for c in chosen:
-                        choices[c] += 1
-                    for r in rel:
-                        relaxed[r] += 1
-                    _record(rows, causes, results, w, action, ok, cause, params)
-                    continue
-                checked += 1
+    interrupted = False
+    try:
+        for w in windows:
+            key = raw_key(w)
+            hit = verdicts.get(key)
+            if hit is None:
                 try:
-                    ok, cause, params = _check(model, b, binder, domains)
-                except Exception as exc:  # noqa: BLE001 - one window's failure is its own result
-                    ok, params = False, None
-                    cause = Cause(b.action, "error", f"internal error while checking this window: "
-                                  f"{type(exc).__name__}: {exc}")
-                hit = (b.action, ok, cause, params, tuple(dict.fromkeys(b.choices)), b.relaxations)
-            verdicts[key] = hit
-        action, ok, cause, params, chosen, rel = hit
-        for c in chosen:
-            choices[c] += 1
-        for r in rel:
-            relaxed[r] += 1
-        _record(rows, causes, results, w, action, ok, cause, params)
-    follows = [follow_trace(model, binder, tr) for tr in traces]
+                    b = binder.bind(w, key)
+                except Exception as exc:  # noqa: BLE001 - a window that cannot be bound is a scored failure
+                    name = (mapping.spec_action(w.action) if mapping else w.action)
+                    kind = "unknown-action" if name not in info.actions else "bind"
+                    msg = str(exc) if isinstance(exc, BindError) else f"cannot read the window: {type(exc).__name__}: {exc}"
+                    cause = Cause(name, kind, msg if kind == "bind" else f"the spec has no action {name} in Next")
+                    hit = (name, False, cause, None, (), ())
+                else:
+                    if strict and b.relaxations:
+                        hit = (b.action, False, _relaxed_cause(b.action, b.relaxations), None,
+                               tuple(dict.fromkeys(b.choices)), b.relaxations)
+                        verdicts[key] = hit
+                        action, ok, cause, params, chosen, rel = hit
+                        for c in chosen:
+                            choices[c] += 1
+                        for r in rel:
+                            relaxed[r] += 1
+                        _record(rows, causes, results, w, action, ok, cause, params)
+                        continue
+                    checked += 1
+                    try:
+                        ok, cause, params = _check(model, b, binder, domains)
+                    except Exception as exc:  # noqa: BLE001 - one window's failure is its own result
+                        ok, params = False, None
+                        cause = Cause(b.action, "error", f"internal error while checking this window: "
+                                      f"{type(exc).__name__}: {exc}")
+                    hit = (b.action, ok, cause, params, tuple(dict.fromkeys(b.choices)), b.relaxations)
+                verdicts[key] = hit
+            action, ok, cause, params, chosen, rel = hit
+            for c in chosen:
+                choices[c] += 1
+            for r in rel:
+                relaxed[r] += 1
+            _record(rows, causes, results, w, action, ok, cause, params)
+    except KeyboardInterrupt:  # Ctrl-C: the windows checked so far are reported, marked partial
+        interrupted = True
+    follows = [] if interrupted else [follow_trace(model, binder, tr) for tr in traces]
     for tr in follows:
         if not tr.ok and tr.failed_action and tr.failed_action not in rows:
             pass
@@ -368,7 +372,7 @@ def validate_windows(
         if a not in rows:
             ordered.append(ActionRow(a))
     cause_list = sorted(causes.values(), key=lambda c: (-c.count, c.action, c.title))
-    return ConformanceResult(
+    result = ConformanceResult(
         score=score,
         actions=ordered,
         causes=cause_list,
@@ -383,6 +387,11 @@ def validate_windows(
         relaxations=_relaxation_rows(relaxed),
         strict=strict,
     )
+    if interrupted:
+        from specula.errors import Interrupted
+
+        raise Interrupted(result, f"interrupted after {len(results)} windows")
+    return result
 
 
 def _relaxation_rows(relaxed: Counter) -> list[dict[str, Any]]:

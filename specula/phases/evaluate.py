@@ -43,9 +43,24 @@ def _want(inputs: EvalInputs, phase: str) -> bool:
 
 
 def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | None = None) -> Scorecard:
-    from specula.errors import SpeculaError
+    """The scorecard; raises ``Interrupted`` (carrying the phases that finished, marked
+    ``meta["interrupted"]``) when Ctrl-C stops a phase: a partial card is never a result."""
+    from specula.errors import Interrupted
 
     card = Scorecard(task=inputs.task, spec=str(inputs.spec))
+    try:
+        return _evaluate(inputs, card, on_phase)
+    except KeyboardInterrupt:
+        card.meta["interrupted"] = True
+        running = next((p for p in ("syntax", "runtime", "conformance", "invariants") if p not in card.phases), None)
+        card.meta["interrupted_in"] = running
+        raise Interrupted(card, f"interrupted during {running or 'scoring'}") from None
+
+
+def _evaluate(inputs: EvalInputs, card: Scorecard,
+              on_phase: Callable[[str, PhaseScore], None] | None) -> Scorecard:
+    from specula.errors import SpeculaError
+
     card.meta["started"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     from specula import __version__
 

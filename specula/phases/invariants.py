@@ -251,6 +251,8 @@ def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, ba
             model = Model(spec, cfg)
         row.vacuous = _vacuity(d, spec_text, model.variables)
         res = check(model, Limits(max_seconds=seconds, check_deadlock=False), cfg=cfg)
+        if res.stopped == "interrupted":  # never scored as a pass: stop the phase
+            raise KeyboardInterrupt
     except SpeculaError as exc:
         diags = exc.diagnostics()
         row.message = diags[0].message if diags else str(exc)

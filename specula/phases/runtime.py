@@ -214,6 +214,8 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings()) -> Run
     # -- the bounded runtime check (deadlock off; a clean timeout passes)
     try:
         res = check(model, Limits(max_seconds=settings.check_seconds, check_deadlock=False))
+        if res.stopped == "interrupted":  # an interrupted search proves nothing: stop the phase
+            raise KeyboardInterrupt
         verdict, message = res.verdict, res.message
         result.check = {
             "verdict": verdict,
@@ -257,6 +259,8 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings()) -> Run
             max_seconds=settings.run_seconds,
             check_deadlock=False,
         )
+        if sim.stopped == "interrupted":
+            raise KeyboardInterrupt
         run_cov = sorted({c.name for c in sim.coverage if c.generated > 0})
         covered.update(run_cov)
         err_action = None

@@ -754,10 +754,42 @@ def _build(src: _Source, first_only: bool = True) -> list[ast.Module]:
         raise SpecError([Diagnostic("error", "E101", "no module found: expected '---- MODULE Name ----'",
                                     src.file, 1, 1)])
     builder = _Builder(src)
-    built = [builder.module(m) for m in (modules[:1] if first_only else modules)]
+    try:
+        built = [builder.module(m) for m in (modules[:1] if first_only else modules)]
+    except RecursionError:
+        raise SpecError([too_deep_diagnostic(*_deepest_node(root), src)]) from None
     if builder.diags:
         raise SpecError(builder.diags)
     return built
+
+
+def _deepest_node(root) -> tuple[int, object]:
+    """(depth, node) of the most deeply nested node, found without recursion."""
+    best = (0, root)
+    cursor = root.walk()
+    depth = 0
+    while True:
+        if depth > best[0]:
+            best = (depth, cursor.node)
+        if cursor.goto_first_child():
+            depth += 1
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return best
+            depth -= 1
+
+
+def too_deep_diagnostic(depth: int, node, src: "_Source | None" = None) -> Diagnostic:
+    """E103 at ``node`` (a tree-sitter node with ``src``, or an AST node with a span)."""
+    import sys
+
+    sp = src.span(node) if src is not None else getattr(node, "span", None)
+    where = dict(file=sp.file, line=sp.line or None, col=sp.col or None) if sp is not None else {}
+    return Diagnostic("error", "E103", f"expression nested too deeply ({depth} levels here; specula's recursion "
+                      f"limit of {sys.getrecursionlimit()} frames was reached)", **where,
+                      help="split the expression into named definitions (or run it through the specula "
+                           "command, which allows far deeper nesting than the Python default)")
 
 
 def _errors_outside_comments(root) -> bool:

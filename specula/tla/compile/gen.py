@@ -218,7 +218,13 @@ class Generator:
         span = getattr(node, "span", None)
         fn = self._build(src, span, node)
         if fn is None:
-            return None
+            # too deep for Python's compiler: this subtree compiles to closures, without trying
+            # generation again at every level below (that retry made deep input quadratic)
+            compiler, compiler.gen = self.c, None
+            try:
+                return compiler.expr_table[node.__class__](node, env)
+            finally:
+                compiler.gen = self
         return self.c.fold(fn, frozenset(deps), node)
 
     def _build(self, src: str, span: Any, node: Any) -> Callable | None:

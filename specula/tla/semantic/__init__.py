@@ -31,7 +31,26 @@ def check_spec(spec: "Spec") -> list[Diagnostic]:
     (a level check over unresolved names would only add noise)."""
     out: list[Diagnostic] = []
     for check in CHECKS:
-        out.extend(check(spec))
+        try:
+            out.extend(check(spec))
+        except RecursionError:
+            return [*out, _too_deep(spec)]
         if any(d.severity == "error" for d in out):
             break
     return out
+
+
+def _too_deep(spec: "Spec") -> Diagnostic:
+    """E103 at the most deeply nested expression of the spec's own modules (found iteratively)."""
+    from specula.tla import ast
+    from specula.tla.syntax import too_deep_diagnostic
+
+    best: tuple[int, ast.Node | None] = (0, None)
+    for module in spec.modules.values():
+        stack: list[tuple[ast.Node, int]] = [(module, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > best[0] and getattr(node, "span", None) is not None and node.span.line:
+                best = (depth, node)
+            stack.extend((c, depth + 1) for c in ast.children(node))
+    return too_deep_diagnostic(best[0], best[1])

@@ -11,6 +11,8 @@ Levels: 0 constant, 1 state (reads variables), 2 action (primes, UNCHANGED, [A]_
 * E406 ASSUME that is not constant-level
 * E407 INSTANCE substitution above the level of its target (a CONSTANT needs a constant
   expression, a VARIABLE at most a state function)
+* E408 a temporal formula as an argument of an operator on values (``=``, ``\\in``, ``{...}``,
+  ``<<...>>``, CHOOSE, ...), e.g. ``Spec == Init = [][Next]_v``
 
 The level of an operator application is the maximum of its body's own level and the levels
 of the arguments whose parameters the body uses.
@@ -42,10 +44,16 @@ _HELP = {
             "e.g. Spec == Init /\\ [][Next]_vars /\\ WF_vars(Next)",
     "E406": "ASSUME may only mention constants; state properties belong in invariants",
     "E407": "substitute constants with constant expressions and variables with state functions",
+    "E408": "temporal formulas ([], <>, WF_/SF_) combine only with /\\, \\/, ~, =>, <=> and quantifiers; "
+            "did you mean Spec == Init /\\ [][Next]_vars?",
 }
 
 _TEMPORAL_OPS = frozenset({"[]", "<>", "~>", "-+->"})
 _LOGICAL = frozenset({"=>", "<=>", "~"})
+# built-in operators on values: SANY allows them at most action-level arguments (E408)
+_VALUE_OPS = frozenset({"=", "#", "\\in", "\\notin", "\\subseteq", "\\cup", "\\cap", "\\", "SUBSET", "UNION",
+                        "DOMAIN", "\\X"})
+_VALUE_NODES = {ast.SetEnum: "a set {...}", ast.Tuple: "a tuple <<...>>"}
 
 
 def levels(spec: "Spec") -> list[Diagnostic]:
@@ -233,8 +241,10 @@ class _Levels:
             return max(lvl, self.level(node.body, inner))
         if t is ast.Choose:
             inner = dict(env)
-            lvl = self.bounds_level((node.bound,), inner)
-            return max(lvl, self.level(node.body, inner))
+            lvl = max(self.bounds_level((node.bound,), inner), self.level(node.body, inner))
+            if lvl == TEMPORAL:
+                self.error("E408", "CHOOSE takes a predicate on values, not a temporal formula", node)
+            return lvl
         if t is ast.SetFilter:
             inner = dict(env)
             lvl = self.bounds_level((node.bound,), inner)
@@ -270,6 +280,8 @@ class _Levels:
         lvl = CONSTANT
         for child in ast.children(node):
             lvl = max(lvl, self.level(child, env))
+        if lvl == TEMPORAL and t in _VALUE_NODES:
+            self.error("E408", f"{_VALUE_NODES[t]} holds values, not temporal formulas", node)
         return lvl
 
     def bounds_level(self, bounds: tuple[ast.Bound, ...], env: dict) -> int:
@@ -373,6 +385,9 @@ class _Levels:
             return ACTION
         if name in _LOGICAL and ACTION in lv and TEMPORAL in lv:
             self.error("E405", f"'{name}' mixes an action and a temporal formula", node)
+        if name in _VALUE_OPS and TEMPORAL in lv:
+            self.error("E408", f"'{name}' takes values, but its argument {lv.index(TEMPORAL) + 1} is a temporal "
+                       "formula", node)
         return top
 
     def resolve_prefixed(self, node: ast.OpApp) -> "Definition | None":

@@ -1,0 +1,121 @@
+"""Issue 23: deep input, interrupts, --json errors, broken pipes (each fails on the code before it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from specula.cli import main
+from specula.errors import SpecError
+from specula.tla.syntax import parse_module
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC_HEAD = "---- MODULE {name} ----\nEXTENDS Naturals\nVARIABLE x\n"
+SPEC_TAIL = "Init == x = 0\nNext == x' = IF x < 2 THEN x + 1 ELSE x\nSpec == Init /\\ [][Next]_x\n====\n"
+
+
+def _spec(tmp_path: Path, name: str, extra: str) -> Path:
+    p = tmp_path / f"{name}.tla"
+    p.write_text(SPEC_HEAD.format(name=name) + extra + SPEC_TAIL)
+    (tmp_path / f"{name}.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    return p
+
+
+def _specula(*args: str, **kw) -> subprocess.Popen:
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    return subprocess.Popen(["specula", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            cwd=kw.get("cwd", ROOT))
+
+
+# ----------------------------------------------------------------------------- deep input (item 3)
+
+@pytest.mark.parametrize("name,extra", [
+    # SANY takes these; each was a RecursionError ("internal error", rc 2)
+    ("Parens", "Inv == " + "(" * 487 + "x \\in 0..2" + ")" * 487 + "\n"),
+    ("PlusChain", "Sum == " + " + ".join(["x"] * 197) + "\nInv == Sum >= 0\n"),
+    ("CupChain", "S == " + " \\cup ".join(["{1}"] * 327) + "\nInv == S = {1}\n"),
+    ("Deeper", "Inv == " + "(" * 3000 + "x \\in 0..2" + ")" * 3000 + "\n"),
+], ids=["parens-487", "plus-197", "cup-327", "parens-3000"])
+def test_deeply_nested_specs_check_like_any_other(tmp_path, capsys, name, extra):
+    spec = _spec(tmp_path, name, extra)
+    assert main(["check", "--syntax", str(spec)]) == 0, capsys.readouterr().err
+    assert main(["check", str(spec)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "No error has been found" in out and "3 distinct states found" in out, out
+
+
+def test_nesting_beyond_the_stack_is_a_located_error_not_a_crash():
+    # in-process on the main thread (Python's default recursion limit): E103 at the nesting
+    text = SPEC_HEAD.format(name="TooDeep") + "Inv ==\n  " + "(" * 5000 + "1" + ")" * 5000 + "\n" + SPEC_TAIL
+    with pytest.raises(SpecError) as exc:
+        parse_module(text, "TooDeep.tla")
+    d = exc.value.diagnostics()[0]
+    assert d.code == "E103" and d.file == "TooDeep.tla" and d.line == 5 and d.col > 1
+    assert "nested too deeply" in d.message
+
+
+# ----------------------------------------------------------------------------- --json errors (item 5)
+
+def test_json_errors_are_printed_on_stdout(tmp_path, capsys):
+    assert main(["check", str(tmp_path / "missing.tla"), "--json"]) == 2
+    body = json.loads(capsys.readouterr().out)
+    assert body["ok"] is False and body["error"]["code"] == "E001"
+    assert body["error"]["location"]["file"].endswith("missing.tla")
+    bad = tmp_path / "Bad.tla"
+    bad.write_text("---- MODULE Bad ----\nVARIABLE x\nInit == x = \n====\n")
+    (tmp_path / "Bad.cfg").write_text("INIT Init\n")
+    rc = main(["check", str(bad), "--json"])
+    body = json.loads(capsys.readouterr().out)
+    assert rc == 1 and body["error"]["location"]["line"] >= 3 and body["diagnostics"][0]["code"] == "E101"
+    assert main(["check", "--no-such-flag", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "usage"
+
+
+# ----------------------------------------------------------------------------- broken pipe (item 9)
+
+@pytest.mark.parametrize("args", [["bench", "list"], ["check", "benchmarks/systems/spinlock/ref/spin.tla"],
+                                  ["check", "--syntax", "benchmarks/systems/spinlock/ref/spin.tla", "--json"]])
+def test_a_closed_stdout_ends_quietly(args):
+    p = _specula(*args)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == 0 and "Traceback" not in err and "rror" not in err, err
+
+
+# ----------------------------------------------------------------------------- interrupts (item 1)
+
+def _interrupt_after(sig: int, seconds: float, *args: str) -> tuple[int, str, str, float]:
+    p = _specula(*args)
+    time.sleep(seconds)
+    t0 = time.monotonic()
+    p.send_signal(sig)
+    out, err = p.communicate(timeout=120)
+    return p.returncode, out.decode(), err.decode(), time.monotonic() - t0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_eval_exits_130_at_once_with_a_partial_card(sig):
+    # the raft runtime check runs for a minute: the signal lands inside phase 2
+    rc, out, err, after = _interrupt_after(sig, 12, "eval", "benchmarks/systems/raft/ref/etcdraft.tla",
+                                           "--task", "raft", "--json")
+    assert rc == 130, err
+    assert after < 20, after  # stops at once, not after the remaining phases
+    assert "interrupted" in err
+    card = json.loads(out)
+    assert card["meta"]["interrupted"] is True and "invariants" not in card["phases"]
+
+
+def test_interrupted_validate_prints_its_partial_report():
+    rc, out, err, _ = _interrupt_after(signal.SIGINT, 6, "validate", "benchmarks/systems/raft/ref/etcdraft.tla",
+                                       "--traces", "benchmarks/systems/raft/traces",
+                                       "--mapping", "benchmarks/systems/raft/mapping.yaml", "--json")
+    assert rc == 130, err
+    body = json.loads(out)
+    assert body["interrupted"].startswith("interrupted after") and "partial report" in err
