@@ -96,6 +96,8 @@ def eval_spec(
     only: Sequence[str] = (),
     on_phase: Callable[[str, PhaseScore], None] | None = None,
     coverage: bool = False,
+    strict: bool = False,
+    on_progress: Callable[[str], None] | None = None,
 ) -> Scorecard:
     """Run the four phases on ``spec`` for ``task``; ``invariant_defs`` overrides translation.
     ``coverage`` also measures how many of the spec's actions and branches the scored windows
@@ -124,6 +126,8 @@ def eval_spec(
             runtime=runtime,
             invariant_seconds=invariant_seconds,
             only=only,
+            strict=strict,
+            on_progress=on_progress,
         ),
         on_phase=on_phase,
     )

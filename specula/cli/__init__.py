@@ -59,6 +59,8 @@ def _run(args: list[str]) -> int:
     try:
         rc = app(args=args, prog_name="specula", standalone_mode=False)
         sys.stdout.flush()  # a reader that went away is noticed here, not at interpreter exit
+        if rc == 130:  # also when click turned a Ctrl-C into 130 without a word
+            sys.stderr.write("interrupted\n")
         if isinstance(rc, int) and rc:  # click returns typer.Exit codes when not standalone
             return rc
     except SpeculaError as exc:

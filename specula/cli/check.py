@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import JsonOpt, console, print_json
+from specula.cli.common import EXIT_LIMIT, JsonOpt, console, print_json
 
 @app.command("check")
 def check_cmd(
@@ -51,6 +51,11 @@ def check_cmd(
 
     cfg_path = config or spec.with_suffix(".cfg")
     model, cfg = build_model(spec, cfg_path, [str(p) for p in search])
+    from specula.tla.cfg import unknown_constants
+
+    for name, line in unknown_constants(cfg, model.spec):  # TLC ignores these silently
+        console(stderr=True).print(f"{cfg_path}{f':{line}' if line else ''}: warning: CONSTANT {name} is not declared "
+                                   "in the spec (ignored, as TLC does; misspelt?)", markup=False)
     deadlock = False if no_deadlock else None
     if simulate_:
         from specula.tla.simulate import simulate
@@ -62,7 +67,8 @@ def check_cmd(
             console().print(report.render_simulation(sim, str(spec)))
         raise typer.Exit(130 if sim.stopped == "interrupted" and sim.ok else 0 if sim.ok else 1)
     err = console(stderr=True)
-    on_progress = None if json_out else (lambda p: p.elapsed >= 1.0 and err.print(report.format_progress(p), markup=False))
+    # progress goes to stderr, with --json too (stdout holds only the JSON)
+    on_progress = (lambda p: p.elapsed >= 1.0 and err.print(report.format_progress(p), markup=False))
     limits = Limits(max_states=max_states, max_depth=max_depth, max_seconds=max_seconds, check_deadlock=deadlock, progress_every=5.0)
     res = check(model, limits, on_progress=on_progress, cfg=cfg)
     if json_out:
@@ -71,4 +77,6 @@ def check_cmd(
         console().print(report.render_check(res, str(spec), str(cfg_path)))
     if res.stopped == "interrupted" and res.verdict in ("ok", "limit"):
         raise typer.Exit(130)  # the partial report is printed, but nothing was proved
-    raise typer.Exit(0 if res.verdict in ("ok", "limit") else 1)
+    if res.verdict == "limit":  # no error within the limit, but not exhaustive: its own exit code
+        raise typer.Exit(EXIT_LIMIT)
+    raise typer.Exit(0 if res.verdict == "ok" else 1)

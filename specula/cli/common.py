@@ -12,6 +12,10 @@ from typing import Optional
 
 import typer
 
+# exit codes: 0 ok, 1 a check failed, 2 usage or input error, 3 stopped by a limit (no error found
+# within it, not exhaustive), 130 interrupted (docs/reliability.md)
+EXIT_LIMIT = 3
+
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 SysMoBenchOpt = typer.Option(
     None, "--sysmobench", help="SysMoBench checkout for its tasks: a path, or a git URL[@REV] cloned into the cache.")
@@ -61,3 +65,12 @@ def _console_class():
             raise BrokenPipeError
 
     return QuietPipeConsole
+
+
+def progress_printer():
+    """Progress lines on stderr (also with --json: stdout holds only the result), time-stamped."""
+    import time
+
+    err = console(stderr=True)
+    t0 = time.monotonic()
+    return lambda line: err.print(f"[{time.monotonic() - t0:6.0f}s] {line}", markup=False, highlight=False)

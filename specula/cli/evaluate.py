@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import JsonOpt, SysMoBenchOpt, console, output_file, print_json
+from specula.cli.common import JsonOpt, SysMoBenchOpt, console, output_file, print_json, progress_printer
 
 
 class Phase(str, Enum):
@@ -37,6 +37,8 @@ def eval_cmd(
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when overall < this."),
     coverage: bool = typer.Option(False, "--coverage", help="Also count the spec's actions and branches the scored "
                                   "windows exercise (shown beside conformance; docs/coverage.md)."),
+    strict: bool = typer.Option(False, "--strict", help="A search cut by its time limit is incomplete, not a pass "
+                                "(SysMoBench passes it)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Score SPEC on all four SysMoBench phases for TASK (no LLM needed)."""
@@ -53,11 +55,12 @@ def eval_cmd(
     output_file(out, "--out")
     t = load_task(task, sysmobench)
     data = task_data(t, mapping, traces or ())
-    settings = RuntimeSettings(check_seconds=check_seconds, runs=runs, seed=seed)
+    settings = RuntimeSettings(check_seconds=check_seconds, runs=runs, seed=seed, strict=strict)
     try:
         card = eval_spec(
             spec, t, config, data=data, translations=translations, runtime=settings,
             invariant_seconds=invariant_seconds, only=[p.value for p in phase or ()], coverage=coverage,
+            strict=strict, on_progress=progress_printer(),
         )
     except Interrupted as stop:  # what finished is shown; nothing is written as a result
         partial = stop.partial

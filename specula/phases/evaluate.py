@@ -36,6 +36,8 @@ class EvalInputs:
     #: PGo tasks: (TraceLink run folders, PgoSetup) — phase 3 validates whole runs as SysMoBench does
     tracelink: tuple[Sequence[Path], Any] | None = None
     wv_modules: Sequence[Path] = ()  # SysMoBench window-validation modules: phase 3 runs them as they are
+    strict: bool = False  # an invariant search cut by its time limit is incomplete, not passed
+    on_progress: Callable[[str], None] | None = None  # progress lines (phase, invariant, states, rate)
 
 
 def _want(inputs: EvalInputs, phase: str) -> bool:
@@ -71,7 +73,9 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
         if on_phase:
             on_phase(ps.phase, ps)
 
+    say = inputs.on_progress or (lambda line: None)
     # phase 1
+    say("syntax")
     p1 = syntax(inputs.spec, inputs.search_path)
     put(PhaseScore("syntax", p1.score, None, p1.to_dict(), p1.summary()))
     skip = gate_after_syntax(p1.score)
@@ -83,8 +87,10 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
         put(PhaseScore("runtime", 0.0, skip))
     else:
         try:
+            say(f"runtime: model check (up to {inputs.runtime.check_seconds:.0f} s), then "
+                f"{inputs.runtime.runs} simulation runs")
             built = build_model(inputs.spec, inputs.cfg, inputs.search_path)  # shared by phases 2 and 3
-            p2 = runtime_on(built[0], inputs.runtime)
+            p2 = runtime_on(built[0], inputs.runtime, inputs.on_progress)
             put(PhaseScore("runtime", p2.score, None, p2.to_dict(), p2.summary()))
             skip = gate_after_runtime(p2.check_passed, p2.score)
         except SpeculaError as exc:
@@ -133,6 +139,8 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
             if mapping is not None and not isinstance(mapping, Mapping):
                 mapping = load_mapping(mapping)
             model, cfg = built
+            if inputs.on_progress is not None:
+                inputs.on_progress(f"conformance: {len(inputs.windows)} windows")
             p3 = validate_windows(model, list(inputs.windows), mapping, cfg=cfg,
                                   targets=list(inputs.target_actions) or None)
             put(PhaseScore("conformance", p3.score, None, p3.to_dict(), p3.summary()))
@@ -156,6 +164,8 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
             inputs.untranslated,
             seconds=inputs.invariant_seconds,
             search_path=inputs.search_path,
+            strict=inputs.strict,
+            on_progress=inputs.on_progress,
         )
         put(PhaseScore("invariants", p4.score, None, p4.to_dict(), p4.summary()))
     card.meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

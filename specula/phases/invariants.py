@@ -18,7 +18,7 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 __all__ = [
     "InvariantTemplate",
@@ -54,13 +54,14 @@ class InvariantDef:
 class InvariantRow:
     name: str
     type: str
-    status: str  # "passed" | "violated" | "error" | "not checked" | "untranslated"
+    status: str  # "passed" | "violated" | "error" | "incomplete" (--strict, cut by the limit) | "not checked" | "untranslated"
     message: str = ""
     vacuous: str | None = None  # why the invariant looks vacuous, if it does
     counterexample: list[dict[str, Any]] = field(default_factory=list)
     distinct: int = 0
     elapsed: float = 0.0
     source: str = ""
+    exhaustive: bool = True  # False: the search was cut by its time limit (passed as SysMoBench scores it)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -73,7 +74,7 @@ class InvariantResult:
 
     @property
     def tested(self) -> int:
-        return sum(r.status in ("passed", "violated", "error") for r in self.rows)
+        return sum(r.status in ("passed", "violated", "error", "incomplete") for r in self.rows)
 
     @property
     def passed(self) -> int:
@@ -91,7 +92,7 @@ class InvariantResult:
     def summary(self, max_chars: int = 3000) -> str:
         lines = [f"invariants: {self.score:.3f} ({self.passed}/{self.tested} passed)"]
         for r in self.rows:
-            if r.status == "passed" and not r.vacuous:
+            if r.status == "passed" and not r.vacuous and r.exhaustive:
                 continue
             line = f"- {r.name} [{r.type}]: {r.status}"
             if r.message:
@@ -193,12 +194,16 @@ def invariants(
     untranslated: Sequence[InvariantTemplate] = (),
     seconds: float = 60.0,
     search_path: Sequence[str | Path] = (),
+    strict: bool = False,
+    on_progress: Callable[[str], None] | None = None,
 ) -> InvariantResult:
     """Score phase 4: check every definition alone; untranslated templates are reported only.
 
     The spec is loaded and compiled once with every definition added (one Model); each
     invariant is then checked alone by naming it in a copy of the task's cfg. A definition that
     does not compile with the others is retried alone, so one bad translation costs only its row.
+    A search cut by the time limit with no violation passes, as SysMoBench scores it, and says so
+    (``exhaustive`` False); with ``strict`` it is ``incomplete`` and does not count as passed.
     """
     from specula.tla import load_cfg
 
@@ -207,7 +212,11 @@ def invariants(
     base_cfg = load_cfg(cfg_file)
     spec_text = spec_path.read_text(encoding="utf-8")
     shared = _model_with(spec_path, spec_text, base_cfg, [d.definition for d in defs], search_path) if defs else None
-    rows = [_check_one(d, shared, spec_path, spec_text, base_cfg, seconds, search_path) for d in defs]
+    rows = []
+    for i, d in enumerate(defs, 1):
+        if on_progress is not None:
+            on_progress(f"invariants: {d.name} ({i}/{len(defs)}, up to {seconds:.0f} s)")
+        rows.append(_check_one(d, shared, spec_path, spec_text, base_cfg, seconds, search_path, strict, on_progress))
     for t in untranslated:
         rows.append(InvariantRow(name=t.name, type=t.type, status="untranslated", message="no translation"))
     result = InvariantResult(score=0.0, rows=rows)
@@ -237,7 +246,8 @@ def _alone(cfg: Any, name: str | None, kind: str) -> Any:
 
 
 def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, base_cfg: Any, seconds: float,
-               search_path: Sequence[str | Path]) -> InvariantRow:
+               search_path: Sequence[str | Path], strict: bool = False,
+               on_progress: Callable[[str], None] | None = None) -> InvariantRow:
     from specula.errors import SpeculaError
     from specula.tla import Limits, Model, check, load_text
 
@@ -250,7 +260,10 @@ def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, ba
                              tuple(str(p) for p in search_path), root_dir=spec_path.resolve().parent)
             model = Model(spec, cfg)
         row.vacuous = _vacuity(d, spec_text, model.variables)
-        res = check(model, Limits(max_seconds=seconds, check_deadlock=False), cfg=cfg)
+        from specula.phases.runtime import _progress_lines
+
+        res = check(model, Limits(max_seconds=seconds, check_deadlock=False, progress_every=5.0), cfg=cfg,
+                    on_progress=_progress_lines(on_progress, f"invariants: {d.name}"))
         if res.stopped == "interrupted":  # never scored as a pass: stop the phase
             raise KeyboardInterrupt
     except SpeculaError as exc:
@@ -267,7 +280,11 @@ def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, ba
     elif res.verdict in ("ok", "limit"):
         row.status = "passed"
         if res.verdict == "limit":
-            row.message = f"no violation within {seconds:.0f} s ({res.distinct} distinct states)"
+            row.exhaustive = False
+            row.message = f"passed by time limit: {res.distinct} states explored, not exhaustive"
+            if strict:
+                row.status = "incomplete"
+                row.message = f"incomplete (--strict): time limit reached after {res.distinct} states, no violation"
     elif res.verdict in ("invariant", "action-property", "temporal", "liveness") and res.violated in (d.name, None):
         row.status = "violated"
         row.message = res.message

@@ -414,6 +414,9 @@ def check_cfg_names(cfg: ModelConfig, spec: object) -> None:
         for name in getattr(cfg, section):
             need(name, section, f"{section}.{name}")
     for name, target in cfg.substitutions.items():
+        if name not in names:  # TLC: "the identifier X does not appear in the specification"
+            raise ConfigError(f"{name} <- {target}: the identifier {name} does not appear in {where}", file,
+                              cfg.lines.get(f"substitutions.{name}"), field=f"constants.{name}")
         need(target, f"constants.{name}", f"substitutions.{name}")
     for name, d in names.items():
         if getattr(d, "kind", None) == "constant" and name not in cfg.constants and name not in cfg.substitutions:
@@ -421,3 +424,10 @@ def check_cfg_names(cfg: ModelConfig, spec: object) -> None:
             at = f" (declared at {span})" if getattr(span, "line", 0) else ""
             raise ConfigError(f"the spec's constant {name}{at} has no value; give it one under CONSTANTS",
                               file, field=f"constants.{name}")
+
+
+def unknown_constants(cfg: ModelConfig, spec: object) -> list[tuple[str, int | None]]:
+    """``name = value`` entries of CONSTANTS naming nothing the spec declares, with their cfg line.
+    TLC ignores them silently; a misspelt constant name is worth a warning."""
+    names = getattr(getattr(spec, "root", None), "names", None) or {}
+    return [(n, cfg.lines.get(f"constants.{n}")) for n in cfg.constants if n not in names]

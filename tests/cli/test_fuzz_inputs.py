@@ -81,7 +81,7 @@ def test_damaged_mapping_cfg_and_task(capsys, spin, tmp_path, seed):
         toks[rng.randrange(len(toks))] = rng.choice(["", "{", "}", "<<", "=", "INIT", "<-", '"', "1", "CONSTANT", "x"])
         cf = tmp_path / f"c{k}.cfg"
         cf.write_text(" ".join(toks), encoding="utf-8")
-        assert _run(capsys, "check", spin, "-c", cf, "--max-seconds", "2") in (0, 1, 2)
+        assert _run(capsys, "check", spin, "-c", cf, "--max-seconds", "2") in (0, 1, 2, 3)
 
         task = tmp_path / f"task{k}"
         shutil.copytree(SPIN, task, ignore=shutil.ignore_patterns("build", "*.o"))

@@ -126,3 +126,67 @@ def test_interrupted_validate_prints_its_partial_report(tmp_path):
     body = json.loads(out)
     assert body["interrupted"].startswith("interrupted after") and "partial report" in err
     assert 0 < body["actions"][0]["total"] < 400
+
+
+# ----------------------------------------------------------------------------- limits (items 1, 9)
+
+BIG = ("---- MODULE Big ----\nEXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+       "Next == \\/ x' = (x + 1) % 100000 /\\ y' = y\n        \\/ y' = (y + 1) % 100000 /\\ x' = x\n"
+       "Small == x < 100000\n====\n")
+
+
+def test_a_search_cut_by_its_time_limit_says_so_and_strict_fails_it(tmp_path):
+    from specula.phases.invariants import InvariantDef, invariants
+    from specula.phases.runtime import RuntimeSettings, runtime
+
+    spec = tmp_path / "Big.tla"
+    spec.write_text(BIG)
+    (tmp_path / "Big.cfg").write_text("INIT Init\nNEXT Next\n")
+    lax = runtime(spec, None, RuntimeSettings(check_seconds=0.5, runs=1, traces_per_run=2, depth=5, seed=1))
+    assert lax.check_passed and lax.check["exhaustive"] is False
+    assert lax.check["note"].startswith("passed by time limit: ") and "not exhaustive" in lax.check["note"]
+    assert "passed by time limit" in lax.summary()
+    strict = runtime(spec, None, RuntimeSettings(check_seconds=0.5, runs=1, traces_per_run=2, depth=5, seed=1,
+                                                 strict=True))
+    assert not strict.check_passed and strict.check["note"].startswith("incomplete (--strict)")
+    inv = InvariantDef(name="Bounded", type="safety", definition="Bounded == x < 100000")
+    row = invariants(spec, None, [inv], seconds=0.5).rows[0]
+    assert row.status == "passed" and not row.exhaustive and row.message.startswith("passed by time limit")
+    res = invariants(spec, None, [inv], seconds=0.5, strict=True)
+    assert res.rows[0].status == "incomplete" and res.score == 0.0
+
+
+def test_check_stopped_by_a_limit_has_its_own_exit_code_and_progress_goes_to_stderr(tmp_path, capsys):
+    spec = tmp_path / "Big.tla"
+    spec.write_text(BIG)
+    (tmp_path / "Big.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Small\n")
+    assert main(["check", str(spec), "--max-seconds", "7", "--json"]) == 3
+    cap = capsys.readouterr()
+    assert json.loads(cap.out)["verdict"] == "limit"  # stdout holds only the JSON
+    assert "states generated" in cap.err and "distinct states found" in cap.err  # progress, also with --json
+
+
+# ----------------------------------------------------------------------------- silent accepts (item 4)
+
+CFG_SPEC = ("---- MODULE C ----\nEXTENDS Naturals\nCONSTANT N\nVARIABLE x\nInit == x = 0\n"
+            "Next == x' = IF x < N THEN x + 1 ELSE x\n====\n")
+
+
+def test_a_substitution_for_an_undeclared_constant_is_an_error_as_in_tlc(tmp_path, capsys):
+    # TLC 2.18: "In the configuration file, the identifier Bogus does not appear in the specification."
+    spec = tmp_path / "C.tla"
+    spec.write_text(CFG_SPEC)
+    (tmp_path / "C.cfg").write_text("INIT Init\nNEXT Next\nCONSTANTS\n  N = 2\n  Bogus <- Init\n")
+    assert main(["check", str(spec)]) == 2
+    err = capsys.readouterr().err
+    assert "C.cfg:5:" in err and "Bogus does not appear" in err
+
+
+def test_a_value_for_an_undeclared_constant_is_a_warning(tmp_path, capsys):
+    # TLC 2.18 accepts `Bogus = 3` silently; specula accepts it too but names the line
+    spec = tmp_path / "C.tla"
+    spec.write_text(CFG_SPEC)
+    (tmp_path / "C.cfg").write_text("INIT Init\nNEXT Next\nCONSTANTS\n  N = 2\n  Bogus = 3\n")
+    assert main(["check", str(spec)]) == 0
+    err = capsys.readouterr().err
+    assert "C.cfg:5: warning: CONSTANT Bogus is not declared" in err

@@ -35,7 +35,7 @@ def test_deadlock_and_no_deadlock(capsys) -> None:
 
 
 def test_limits(capsys) -> None:
-    assert main(["check", str(SPECS / "TwoPhase.tla"), "--max-states", "50", "--json"]) == 0
+    assert main(["check", str(SPECS / "TwoPhase.tla"), "--max-states", "50", "--json"]) == 3  # stopped by the limit: its own exit code
     data = json.loads(capsys.readouterr().out)
     assert data["verdict"] == "limit" and data["stopped"] == "max_states"
 
