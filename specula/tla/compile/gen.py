@@ -463,6 +463,16 @@ class Generator:
             used.append(tmp)
         if not conds:
             return f"({op.fast.format(*used)})"
+        # an operand used as is appears in both branches: bind it once in the test, or nested
+        # operators would double the source at every level (a 20-term sum took gigabytes)
+        for i, src in enumerate(used):
+            if src in srcs and not (_ATOM.match(src) or _LIT.match(src) or _GUARD_FREE.match(src)):
+                if self.in_iterable:
+                    return f"{strict}({', '.join(srcs)})"
+                self.ntmp += 1
+                tmp = f"_t{self.ntmp}"
+                conds.insert(0, f"(({tmp} := {src}) is {tmp})")
+                used[i] = tmp
         # every guard is evaluated (``&``, not ``and``): the fallback sees every operand bound
         test = conds[0] if len(conds) == 1 else " & ".join(conds)
         return f"({op.fast.format(*used)} if {test} else {strict}({', '.join(used)}))"
