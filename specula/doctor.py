@@ -81,6 +81,20 @@ def _java() -> Check:
     return Check("java", True, first.strip())
 
 
+def _compiler(name: str, args: list[str], needed_by: str) -> Check:
+    """A compiler a bundled system's harness builds with (gcc for C, javac for Java)."""
+    exe = shutil.which(name)
+    if exe is None:
+        return Check(name, False, f"not found (needed by {needed_by}: `specula bench traces`)")
+    try:
+        out = subprocess.run([exe, *args], capture_output=True, text=True, timeout=10)
+        text = (out.stdout or out.stderr).strip()
+        first = text.splitlines()[0] if text else exe
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check(name, False, f"{exe}: {exc}")
+    return Check(name, out.returncode == 0, first.strip())
+
+
 def _tlc() -> Check:
     path = os.environ.get("SPECULA_TLA2TOOLS")
     if not path:
@@ -108,6 +122,8 @@ def diagnose() -> DoctorReport:
     report = DoctorReport()
     report.checks.extend(_grammar(lang, mod) for lang, mod in GRAMMARS.items())
     report.checks.append(_java())
+    report.checks.append(_compiler("gcc", ["--version"], "the bundled C system (spinlock)"))
+    report.checks.append(_compiler("javac", ["-version"], "the bundled Java system (mutex)"))
     report.checks.append(_tlc())
     report.checks.extend(_providers())
     report.checks.append(_extra("anthropic", "sdk:anthropic"))

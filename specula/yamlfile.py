@@ -7,7 +7,7 @@ from typing import Any
 
 from specula.errors import ConfigError, InputError
 
-__all__ = ["load_yaml_file", "load_yaml_mapping", "dump_yaml"]
+__all__ = ["load_yaml_file", "load_yaml_mapping", "dump_yaml", "too_deep"]
 
 
 def load_yaml_file(path: str | Path, what: str) -> Any:
@@ -19,7 +19,10 @@ def load_yaml_file(path: str | Path, what: str) -> Any:
 
     p = Path(path)
     try:
-        return yaml.safe_load(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
+        return yaml.safe_load(text)
+    except RecursionError:
+        raise too_deep(text, str(p), what) from None
     except OSError as exc:
         raise InputError(f"cannot read {what}: {exc.strerror or exc}", str(p)) from None
     except UnicodeDecodeError as exc:
@@ -63,3 +66,19 @@ def dump_yaml(data: Any, *, width: int = 110, block_strings: bool = False) -> st
 
         Dumper.add_representer(str, text)
     return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=width)
+
+
+def too_deep(text: str, path: str | None, what: str) -> ConfigError:
+    """The error for YAML nested deeper than the parser's stack, at the line nested deepest."""
+    depth, best, best_line = 0, -1, 1
+    for lineno, line in enumerate(text.splitlines(), 1):
+        start = depth + (len(line) - len(line.lstrip(" "))) // 2
+        for ch in line:
+            if ch in "[{":
+                depth += 1
+            elif ch in "]}":
+                depth -= 1
+            start = max(start, depth)
+        if start > best:
+            best, best_line = start, lineno
+    return ConfigError(f"{what} is nested too deeply to read (about {best} levels)", path, best_line)

@@ -79,6 +79,17 @@ class WindowResult:
         return d
 
 
+TITLE_CHARS = 400  # longest cause title shown; the rest is cut (values from traces can be megabytes)
+DETAIL_CHARS = 2000
+
+
+def clip_text(text: str, limit: int) -> str:
+    """``text`` cut to about ``limit`` characters, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters cut)"
+
+
 @dataclass
 class Cause:
     """Failing windows of one action that fail for the same reason."""
@@ -91,6 +102,11 @@ class Cause:
     sources: list[str] = field(default_factory=list)
     detail: dict[str, Any] = field(default_factory=dict)  # first example: values / trace vs spec
     location: str | None = None  # file:line:col of the conjunct
+
+    def __post_init__(self) -> None:
+        # a huge observed value (megabytes in one trace field) is never echoed in full
+        self.title = clip_text(self.title, TITLE_CHARS)
+        self.detail = {k: clip_text(v, DETAIL_CHARS) if isinstance(v, str) else v for k, v in self.detail.items()}
 
     @property
     def key(self) -> str:

@@ -363,10 +363,25 @@ def _pretty(kind: str) -> str:
             "def_eq": "'=='", "double_line": "'===='"}.get(kind, f"'{kind}'" if not kind.isidentifier() else kind.replace("_", " "))
 
 
+def _whole_chars(data: bytes, start: int, end: int) -> tuple[int, str]:
+    """``data[start:end]`` widened to whole UTF-8 characters (a token cut inside a multi-byte
+    character decoded to U+FFFD): (new end, text)."""
+    while end < len(data) and 0x80 <= data[end] < 0xC0:
+        end += 1
+    return end, data[start:end].decode("utf-8", "replace")
+
+
 def _diag(src, where: _Where) -> Diagnostic:
+    text = where.text
+    if "\ufffd" in text and where.end > where.start:
+        end, text = _whole_chars(src.data, where.start, where.end)
+        where = _Where(where.start, end, text, where.note, where.message)
     line, col = _line_col(src, where.start)
     end_line, end_col = _line_col(src, max(where.end, where.start))
-    text = where.text.strip() or "end of input"
+    if not where.note and text.strip() and not text.strip().isascii():
+        where = _Where(where.start, where.end, text, "TLA+ names and operators are ASCII; non-ASCII characters "
+                                                      "may appear only in strings and comments", where.message)
+    text = text.strip() or "end of input"
     if len(text) > 30:
         text = text[:27] + "..."
     msg = f"syntax error: unexpected '{text}'" if text != "end of input" else "syntax error: unexpected end of input"

@@ -367,11 +367,15 @@ def parse_mapping(text: str, path: str = "") -> Mapping:
     """Parse mapping YAML; raises ConfigError with the offending field and its line."""
     import yaml
 
-    m = Mapping(path=path, lines=_line_table(text))
     try:
+        m = Mapping(path=path, lines=_line_table(text))
         doc = _safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError.from_yaml(exc, path or None, "mapping is not valid YAML") from None
+    except RecursionError:
+        from specula.yamlfile import too_deep
+
+        raise too_deep(text, path or None, "mapping") from None
     if doc is None:
         return m
     _expect(isinstance(doc, dict), m, "mapping must be a YAML object", "")

@@ -39,7 +39,38 @@ __all__ = [
 EVENT_FORMAT_VERSION = 1
 FORMATS = ("events", "windows", "action-windows", "tlc-json")
 
-_loads = json.loads
+MAX_NESTING = 1000  # a trace value nested deeper is bad data (SysMoBench's are a few levels deep)
+
+
+def _loads(text: str) -> Any:
+    """``json.loads`` with a nesting limit: a value nested deeper than ``MAX_NESTING`` (or deeper
+    than the stack allows) is a ``ValueError``, so its line is skipped and reported like any
+    malformed line instead of aborting the run."""
+    if text.count("[") + text.count("{") > MAX_NESTING:  # cheap test first: only such lines are scanned
+        depth = deepest = 0
+        in_str = esc = False
+        for ch in text:
+            if in_str:
+                if esc:
+                    esc = False
+                elif ch == "\\":
+                    esc = True
+                elif ch == '"':
+                    in_str = False
+            elif ch == '"':
+                in_str = True
+            elif ch in "[{":
+                depth += 1
+                if depth > deepest:
+                    deepest = depth
+            elif ch in "]}":
+                depth -= 1
+        if deepest > MAX_NESTING:
+            raise ValueError(f"value nested {deepest} levels deep (more than {MAX_NESTING})")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"value nested too deeply (more than {MAX_NESTING} levels)") from None
 
 
 def _report(issues: list[TraceIssue] | None, path: str, line: int | None, message: str, severity: str = "error") -> None:

@@ -190,3 +190,67 @@ def test_a_value_for_an_undeclared_constant_is_a_warning(tmp_path, capsys):
     assert main(["check", str(spec)]) == 0
     err = capsys.readouterr().err
     assert "C.cfg:5: warning: CONSTANT Bogus is not declared" in err
+
+
+# ----------------------------------------------------------------------------- bad input (items 3, 9)
+
+W_SPEC = "---- MODULE W ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\nStep == x' = x + 1\nNext == Step\n====\n"
+
+
+def _w(tmp_path: Path) -> Path:
+    (tmp_path / "W.tla").write_text(W_SPEC)
+    (tmp_path / "W.cfg").write_text("INIT Init\nNEXT Next\n")
+    return tmp_path / "W.tla"
+
+
+def _window(i: int, pre, post) -> str:
+    return json.dumps({"id": i, "trace_id": "t", "pre": {"x": pre}, "post": {"x": post}}) + "\n"
+
+
+def test_a_trace_line_nested_3000_deep_is_a_reported_bad_line(tmp_path, capsys):
+    from specula.traces.readers import iter_windows
+
+    spec = _w(tmp_path)
+    deep = '{"id": 2, "trace_id": "t", "pre": {"x": ' + "[" * 3000 + "]" * 3000 + '}, "post": {"x": 1}}\n'
+    win = tmp_path / "windows_Step.ndjson"
+    win.write_text(_window(1, 0, 1) + deep + _window(3, 1, 2))
+    issues: list = []
+    assert len(list(iter_windows(win, issues))) == 2  # in-process too: the line is skipped, not fatal
+    assert issues[0].line == 2 and "nested" in issues[0].message
+    assert main(["validate", str(spec), "--windows", str(win)]) == 0
+    err = capsys.readouterr()
+    assert f"{win}:2: " in err.out + err.err and "2/2 windows pass" in err.out
+
+
+def test_a_mapping_nested_5000_deep_is_a_located_error(tmp_path):
+    from specula.errors import ConfigError
+    from specula.traces.mapping import load_mapping
+
+    m = tmp_path / "map.yaml"
+    m.write_text("variables:\n  x: " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(ConfigError) as exc:
+        load_mapping(m)
+    assert exc.value.line == 2 and "nested too deeply" in str(exc.value)
+
+
+def test_a_10_mb_trace_value_is_cut_in_the_report(tmp_path, capsys):
+    spec = _w(tmp_path)
+    win = tmp_path / "windows_Step.ndjson"
+    win.write_text(_window(1, "a" * 10_000_000, 1))
+    assert main(["validate", str(spec), "--windows", str(win), "--json"]) == 1
+    out = capsys.readouterr().out
+    assert len(out) < 20_000 and "more characters cut" in out
+
+
+def test_a_non_ascii_name_is_shown_as_itself(tmp_path):
+    text = "---- MODULE U ----\nVARIABLE x\nInit == x = 0\nNext == x' = caf\u00e9\n====\n"
+    with pytest.raises(SpecError) as exc:
+        parse_module(text, "U.tla")
+    d = exc.value.diagnostics()[0]
+    assert "'\u00e9'" in d.message and "\ufffd" not in d.message and (d.line, d.col) == (4, 17)
+
+
+def test_doctor_checks_the_compilers_of_the_bundled_systems(capsys):
+    assert main(["doctor", "--json"]) in (0, 1)
+    names = {c["name"] for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert {"gcc", "javac"} <= names
