@@ -43,6 +43,14 @@ def validate_cmd(
         _validate_tracelink(spec, config, tracelink, reference, constants, refinement, json_out)
 
     targets = [a.strip() for a in actions.split(",") if a.strip()] if actions else None
+    task = _task_of(traces) if traces is not None and (targets is None or mapping is None) else None
+    if task is not None:  # the task's own traces: scored on its target actions with its mapping
+        targets = targets if targets is not None else list(task.target_actions) or None
+        mapping = mapping if mapping is not None else task.mapping
+        used = f"; mapping {task.mapping}" if task.mapping is not None else ""
+        console(stderr=True).print(f"defaults from {task.dir}/task.yaml: target actions "
+                                   f"{', '.join(task.target_actions)}{used} (--actions/--mapping override)",
+                                   markup=False)
     more = list(windows or []) + list(files or [])
     try:
         if is_wv_module(spec) and traces is None and all(is_wv_module(f) for f in more):
@@ -103,3 +111,22 @@ def _validate_tracelink(spec: Path, config: Optional[Path], given: list[Path], r
     else:
         console().print(res.summary(), markup=False)
     raise typer.Exit(0 if res.passed == len(res.runs) else 1)
+
+
+
+def _task_of(traces: Path):
+    """The bundled task whose ``traces:`` folder is ``traces`` (a task.yaml beside or above it)."""
+    from specula.bench.tasks import load_task
+    from specula.errors import SpeculaError
+
+    here = traces.resolve()
+    for folder in (here.parent, here.parent.parent):
+        if (folder / "task.yaml").is_file():
+            try:
+                task = load_task(folder)
+            except SpeculaError:
+                return None
+            if task.traces_dir is not None and Path(task.traces_dir).resolve() == here:
+                return task
+            return None
+    return None

@@ -254,3 +254,25 @@ def test_doctor_checks_the_compilers_of_the_bundled_systems(capsys):
     assert main(["doctor", "--json"]) in (0, 1)
     names = {c["name"] for c in json.loads(capsys.readouterr().out)["checks"]}
     assert {"gcc", "javac"} <= names
+
+
+# ----------------------------------------------------------------------------- bundled references (item 7)
+
+SYSTEMS = ROOT / "benchmarks" / "systems"
+BUNDLED = sorted(p.name for p in SYSTEMS.iterdir() if (p / "task.yaml").is_file())
+
+
+@pytest.mark.parametrize("system", BUNDLED)
+def test_each_bundled_reference_passes_check_and_validate_with_defaults(system, capsys):
+    ref = next((SYSTEMS / system / "ref").glob("*.tla"))
+    # check: no error (raft's space is too large to finish: a time limit is not a failure)
+    rc = main(["check", str(ref), "--max-seconds", "5"])
+    assert rc in (0, 3), capsys.readouterr().out[-2000:]
+    capsys.readouterr()
+    traces = SYSTEMS / system / "traces"
+    if not traces.is_dir():
+        pytest.skip(f"{system} ships no traces")
+    # validate with the task's own traces and nothing else: the task.yaml gives actions and mapping
+    assert main(["validate", str(ref), "--traces", str(traces), "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["score"] == 1.0
