@@ -23,6 +23,8 @@ def check_cmd(
     max_states: Optional[int] = typer.Option(None, "--max-states", min=1, help="Stop after this many distinct states."),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", min=1, help="Do not explore beyond this depth."),
     max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="Stop after this many seconds."),
+    max_memory: str = typer.Option("60%", "--max-memory", help="Stop the search when specula's resident memory "
+                                   "reaches this (4G, 512M, 75% of the machine; 0 = no limit)."),
     no_deadlock: bool = typer.Option(False, "--no-deadlock", help="Do not report deadlocks (like TLC -deadlock)."),
     lib: Optional[List[Path]] = typer.Option(
         None, "--lib", "-I",
@@ -69,7 +71,15 @@ def check_cmd(
     err = console(stderr=True)
     # progress goes to stderr, with --json too (stdout holds only the JSON)
     on_progress = (lambda p: p.elapsed >= 1.0 and err.print(report.format_progress(p), markup=False))
-    limits = Limits(max_states=max_states, max_depth=max_depth, max_seconds=max_seconds, check_deadlock=deadlock, progress_every=5.0)
+    from specula.errors import InputError
+    from specula.tla.memory import parse_memory
+
+    try:
+        memory = parse_memory(max_memory)
+    except ValueError as exc:
+        raise InputError(f"--max-memory: {exc}") from None
+    limits = Limits(max_states=max_states, max_depth=max_depth, max_seconds=max_seconds, max_memory=memory,
+                    check_deadlock=deadlock, progress_every=5.0)
     res = check(model, limits, on_progress=on_progress, cfg=cfg)
     if json_out:
         print_json(report.check_to_json(res, str(spec), str(cfg_path)))

@@ -216,7 +216,10 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings(),
 
     # -- the bounded runtime check (deadlock off; a clean timeout passes)
     try:
-        res = check(model, Limits(max_seconds=settings.check_seconds, check_deadlock=False, progress_every=5.0),
+        from specula.tla.memory import default_max_memory
+
+        res = check(model, Limits(max_seconds=settings.check_seconds, check_deadlock=False, progress_every=5.0,
+                                  max_memory=default_max_memory()),
                     on_progress=_progress_lines(on_progress, "runtime check"))
         if res.stopped == "interrupted":  # an interrupted search proves nothing: stop the phase
             raise KeyboardInterrupt

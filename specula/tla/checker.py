@@ -57,6 +57,7 @@ class Limits:
     max_states: int | None = None
     max_depth: int | None = None
     max_seconds: float | None = None
+    max_memory: int | None = None  # bytes of resident memory (specula.tla.memory); the search stops there
     check_deadlock: bool | None = None
     progress_every: float = 1.0  # seconds between on_progress calls
     # temporal properties are also checked on the growing graph (as TLC's periodic check): the
@@ -116,7 +117,7 @@ class CheckResult:
     elapsed: float = 0.0
     queue_left: int = 0
     init_states: int = 0
-    stopped: str | None = None  # "max_states" | "max_depth" | "max_seconds" | "interrupted"
+    stopped: str | None = None  # "max_states" | "max_depth" | "max_seconds" | "max_memory" | "interrupted"
     variables: tuple[str, ...] = ()
     properties: list[PropertyResult] = field(default_factory=list)
     diagnostics: list[Any] = field(default_factory=list)
@@ -748,6 +749,7 @@ _STOP_MESSAGES = {
     "max_states": "stopped: reached the maximum number of distinct states",
     "max_depth": "stopped: reached the maximum depth (states beyond it were not explored)",
     "max_seconds": "stopped: reached the time limit",
+    "max_memory": "stopped: reached the memory limit (--max-memory)",
     "interrupted": "stopped: interrupted (Ctrl-C)",
 }
 
@@ -974,6 +976,10 @@ class _Search:
         aprops = plan.action_props
         max_states = limits.max_states
         deadline = None if limits.max_seconds is None else self.t0 + limits.max_seconds
+        max_memory = limits.max_memory
+        memory_due = 0.0
+        if max_memory is not None:
+            from specula.tla.memory import rss_bytes
         cov_gen = [0] * len(self.coverage)
         cov_new = [0] * len(self.coverage)
         actions = self.coverage
@@ -1127,6 +1133,11 @@ class _Search:
                         if deadline is not None and now >= deadline:
                             self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
                             raise _Stop("max_seconds")
+                        if max_memory is not None and now >= memory_due:
+                            memory_due = now + 0.25
+                            if rss_bytes() >= max_memory:
+                                self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
+                                raise _Stop("max_memory")
                         if now >= next_tick:
                             next_tick = now + limits.progress_every
                             self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)

@@ -276,3 +276,19 @@ def test_each_bundled_reference_passes_check_and_validate_with_defaults(system, 
     assert main(["validate", str(ref), "--traces", str(traces), "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
     assert body["score"] == 1.0
+
+
+# ----------------------------------------------------------------------------- memory (item 8)
+
+def test_max_memory_stops_the_search_with_partial_figures(tmp_path, capsys):
+    from specula.tla.memory import parse_memory, rss_bytes
+
+    spec = tmp_path / "Big.tla"
+    spec.write_text(BIG)
+    (tmp_path / "Big.cfg").write_text("INIT Init\nNEXT Next\n")
+    ceiling = (rss_bytes() >> 20) + 40  # 40 MiB more than this process holds now
+    assert main(["check", str(spec), "--max-memory", f"{ceiling}M", "--max-seconds", "300", "--json"]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["stopped"] == "max_memory" and data["distinct"] > 1000
+    assert parse_memory("4G") == 4 << 30 and parse_memory("0") is None and parse_memory("50%") > 0
+    assert main(["check", str(spec), "--max-memory", "lots"]) == 2

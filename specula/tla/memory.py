@@ -1,0 +1,60 @@
+"""Resident memory of this process, and the default ceiling a search stops at (``--max-memory``).
+
+An exploding state space must stop with its partial figures before the machine swaps: the
+checker compares ``rss_bytes()`` with ``Limits.max_memory`` a few times a second.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+__all__ = ["rss_bytes", "machine_bytes", "default_max_memory", "parse_memory", "DEFAULT_FRACTION"]
+
+DEFAULT_FRACTION = 0.6  # of the machine's physical memory
+
+
+def rss_bytes() -> int:
+    """Resident set size now (Linux /proc; elsewhere the peak from getrusage)."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        import resource
+        import sys
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+def machine_bytes() -> int | None:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def default_max_memory() -> int | None:
+    total = machine_bytes()
+    return int(total * DEFAULT_FRACTION) if total else None
+
+
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def parse_memory(text: str) -> int | None:
+    """``4G``, ``512M``, ``75%`` (of the machine), ``0``/``none`` (no limit) -> bytes or None.
+    Raises ValueError on anything else."""
+    t = text.strip().lower()
+    if t in ("0", "none", "off", "unlimited"):
+        return None
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*%", t)
+    if m:
+        total = machine_bytes()
+        if total is None:
+            raise ValueError("the machine's memory size is unknown; give a size such as 4G")
+        return int(total * float(m.group(1)) / 100)
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?", t)
+    if not m:
+        raise ValueError(f"{text!r} is not a memory size (e.g. 4G, 512M, 75%)")
+    return int(float(m.group(1)) * _UNITS[m.group(2)])
