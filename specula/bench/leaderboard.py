@@ -47,9 +47,11 @@ class Leaderboard:
 def build_leaderboard(records: Iterable[RunRecord], suite: Sequence[str], best_of: int = 5) -> Leaderboard:
     suite = list(suite)
     by_entry: dict[str, dict[str, list[RunRecord]]] = {}
+    latest: dict[tuple[str, str, int], RunRecord] = {}  # a re-scored run (bench eval --rescore) replaces the old
     for r in records:
-        if r.task not in suite:
-            continue
+        if r.task in suite:
+            latest[(r.entry, r.task, r.run)] = r
+    for r in latest.values():
         by_entry.setdefault(r.entry, {}).setdefault(r.task, []).append(r)
     rows: list[Row] = []
     n = len(suite) or 1

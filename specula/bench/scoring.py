@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from specula.phases import (
     EvalInputs,
@@ -61,6 +61,13 @@ def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequenc
         templates = load_templates(task.invariants) if task.invariants and task.invariants.is_file() else []
         return TaskData(windows=None, mapping=mapping, templates=templates, tracelink=(runs, setup))
     files = task.trace_paths()
+    declared = task.fields.get("traces") if isinstance(task.fields, Mapping) else None
+    if not task.trace_inputs and declared and (task.traces_dir is None or not Path(task.traces_dir).exists()):
+        from specula.errors import ConfigError
+
+        raise ConfigError(f"traces: {task.traces_dir or declared} does not exist (record traces with "
+                          f"`specula bench traces {task.name}` or fix the path)",
+                          str(task.task_file) if task.task_file else None, field="traces")
     issues: list[Any] = []
     windows: list[Any] | None = None
     wv_modules: list[Path] = []
@@ -206,14 +213,24 @@ def eval_spec_dir(
     executor: Any = None,
     on_progress: Callable[[Any], None] | None = None,
     on_failure: Callable[[tuple[Any, ...], str], None] | None = None,
+    rescore: bool = False,
+    kept: list[tuple[str, int]] | None = None,
 ) -> list[Any]:
-    """Score every spec found for ``tasks`` and append a record per (task, run) not yet stored.
-    Specs are scored by ``executor`` (default: one at a time here); this process alone writes the
-    store, so a campaign interrupted anywhere resumes without redoing or doubling a record."""
+    """Score every spec found for ``tasks`` and append a record per (task, run) not yet stored
+    (``rescore``: also those stored, the new record replacing the old on the leaderboard; runs
+    kept as stored are appended to ``kept`` as (task, run)). Specs are scored by ``executor``
+    (default: one at a time here); this process alone writes the store, so a campaign
+    interrupted anywhere resumes without redoing or doubling a record."""
     from specula.bench.executors import Job, LocalExecutor, Progress
 
-    jobs = [Job((entry, task.name, run), eval_one, (spec, task, entry, run, runtime, invariant_seconds))
-            for task in tasks for run, spec in find_specs(spec_dir, task) if not store.has(entry, task.name, run)]
+    jobs = []
+    for task in tasks:
+        for run, spec in find_specs(spec_dir, task):
+            if not rescore and store.has(entry, task.name, run):
+                if kept is not None:
+                    kept.append((task.name, run))
+                continue
+            jobs.append(Job((entry, task.name, run), eval_one, (spec, task, entry, run, runtime, invariant_seconds)))
     ex = executor or LocalExecutor()
     out = []
     for done in ex.run(jobs, Progress(executor=ex.name), on_progress):
@@ -222,7 +239,7 @@ def eval_spec_dir(
                 on_failure(done.job.key, done.error or "no result")
             continue
         rec = done.result
-        if store.has(rec.entry, rec.task, rec.run):  # never counted twice
+        if not rescore and store.has(rec.entry, rec.task, rec.run):  # never counted twice
             continue
         store.append(rec)
         out.append(rec)

@@ -170,6 +170,8 @@ def bench_eval(
     executor: ExecutorKind = ExecutorOpt,
     address: Optional[str] = AddressOpt,
     jobs: int = typer.Option(1, "--jobs", min=1, help="Specs scored in parallel (local executor)."),
+    rescore: bool = typer.Option(False, "--rescore", help="Score specs again even when the results store has "
+                                 "them (the new result replaces the old on the leaderboard)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Score existing specs (another tool's output, say) without an LLM; results are resumable."""
@@ -202,16 +204,23 @@ def bench_eval(
             last.append(line)
             con.print(line, markup=False)
 
+    kept: list[tuple[str, int]] = []
     recs = eval_spec_dir(
         spec_dir.resolve(), chosen, entry, store, RuntimeSettings(seed=seed),
         on_record=lambda r: con.print(f"{r.task} run {r.run}: overall {r.overall:.3f}"),
         executor=_executor(executor, jobs, address), on_progress=on_progress,
         on_failure=lambda key, err: con.print(f"{key[1]} run {key[2]}: failed: {err}", markup=False),
+        rescore=rescore, kept=kept,
     )
+    if kept:  # never silent: results already stored were not scored again
+        shown = ", ".join(f"{t} run {r}" for t, r in kept[:6]) + (" ..." if len(kept) > 6 else "")
+        con.print(f"kept {len(kept)} stored result(s) of entry {entry!r} ({shown}); "
+                  "pass --rescore to score them again", markup=False)
     if json_out:
-        print_json({"schema": "specula.bench.eval/1", "records": [r.to_dict() for r in recs]})
+        print_json({"schema": "specula.bench.eval/1", "records": [r.to_dict() for r in recs],
+                    "kept": [{"task": t, "run": r} for t, r in kept]})
     else:
-        console().print(f"scored {len(recs)} spec(s); results in {results}")
+        console().print(f"scored {len(recs)} spec(s), kept {len(kept)} stored; results in {results}")
 
 
 @bench_app.command("run")

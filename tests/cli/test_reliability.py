@@ -292,3 +292,39 @@ def test_max_memory_stops_the_search_with_partial_figures(tmp_path, capsys):
     assert data["stopped"] == "max_memory" and data["distinct"] > 1000
     assert parse_memory("4G") == 4 << 30 and parse_memory("0") is None and parse_memory("50%") > 0
     assert main(["check", str(spec), "--max-memory", "lots"]) == 2
+
+
+# ----------------------------------------------------------------------------- silent accepts (item 4)
+
+def test_a_task_whose_traces_path_does_not_exist_is_an_error(tmp_path, capsys):
+    import shutil
+
+    task = tmp_path / "spintask"
+    shutil.copytree(SYSTEMS / "spinlock", task, ignore=shutil.ignore_patterns("traces", "build", "*.o"))
+    rc = main(["eval", str(SYSTEMS / "spinlock" / "ref" / "spin.tla"), "--task", str(task)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "traces" in err and "does not exist" in err and "task.yaml" in err
+
+
+def test_bench_eval_says_it_kept_stored_results_and_rescores_on_request(tmp_path, capsys):
+    from specula.bench.leaderboard import build_leaderboard
+    from specula.bench.results import ResultStore
+
+    specs = tmp_path / "specs" / "spinlock"
+    specs.mkdir(parents=True)
+    for f in (SYSTEMS / "spinlock" / "ref").glob("spin.*"):
+        (specs / f.name).write_text(f.read_text())
+    results = tmp_path / "r.jsonl"
+    args = ["bench", "eval", "--spec-dir", str(tmp_path / "specs"), "--entry", "x", "--task", "spinlock",
+            "--results", str(results)]
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "kept 1 stored result(s)" in err and "--rescore" in err
+    assert main([*args, "--rescore", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["records"]) == 1
+    store = ResultStore(results)
+    assert len(list(store.records())) == 2  # the old record stays in the log ...
+    board = build_leaderboard(store.records(), ["spinlock"])
+    assert board.rows[0].runs == 1  # ... but the leaderboard counts the run once
