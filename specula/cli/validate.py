@@ -116,7 +116,7 @@ def _validate_tracelink(spec: Path, config: Optional[Path], given: list[Path], r
 
 def _task_of(traces: Path):
     """The bundled task whose ``traces:`` folder is ``traces`` (a task.yaml beside or above it)."""
-    from specula.bench.tasks import load_task
+    from specula.tasks import load_task
     from specula.errors import SpeculaError
 
     here = traces.resolve()

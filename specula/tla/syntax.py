@@ -118,13 +118,40 @@ class _Source:
             starts.append(i + 1)
             i = find(b"\n", i + 1)
         self.line_starts = starts
+        self.orig = self.data  # the text the spans and the line table refer to
+        self._ends: list[int] = []  # line breaks inserted for the parser (longlines): end offsets
+        self._cum: list[int] = [0]  # bytes inserted before each of them
+
+    def split_long_lines(self) -> bool:
+        """Parse a copy with very long lines broken (``longlines``); offsets are mapped back."""
+        from specula.tla.longlines import split_long_lines
+
+        split = split_long_lines(self.orig)
+        if split is None:
+            return False
+        self.data, inserted = split
+        total = 0
+        for at, n in inserted:
+            total += n
+            self._ends.append(at + n)
+            self._cum.append(total)
+        return True
+
+    def _orig(self, offset: int) -> int:
+        """An offset of the parsed text as an offset of the original text."""
+        k = bisect_right(self._ends, offset)
+        if k and offset < self._ends[k - 1]:  # inside an inserted break: its position
+            return self._ends[k - 1] - (self._cum[k] - self._cum[k - 1]) - self._cum[k - 1]
+        return offset - self._cum[k]
 
     def line_col(self, offset: int) -> tuple[int, int]:
+        if self._ends:
+            offset = self._orig(offset)
         row = bisect_right(self.line_starts, offset) - 1
         start = self.line_starts[row]
         if self.ascii:
             return row + 1 - self.line_base, offset - start + 1
-        return row + 1 - self.line_base, len(self.data[start:offset].decode("utf-8", errors="replace")) + 1
+        return row + 1 - self.line_base, len(self.orig[start:offset].decode("utf-8", errors="replace")) + 1
 
     def span(self, node) -> ast.Span:
         return self.span_bytes(node.start_byte, node.end_byte)
@@ -133,6 +160,8 @@ class _Source:
         return self.span_bytes(first.start_byte, last.end_byte)
 
     def span_bytes(self, start: int, end: int) -> ast.Span:
+        if self._ends:
+            start, end = self._orig(start), self._orig(end)
         starts = self.line_starts
         r0 = bisect_right(starts, start) - 1
         nxt = r0 + 1
@@ -144,7 +173,7 @@ class _Source:
             c0 = start - starts[r0] + 1
             c1 = end - starts[r1] + 1
         else:
-            data = self.data
+            data = self.orig
             c0 = len(data[starts[r0]:start].decode("utf-8", errors="replace")) + 1
             c1 = len(data[starts[r1]:end].decode("utf-8", errors="replace")) + 1
         b, lb = self.byte_base, self.line_base
@@ -746,8 +775,12 @@ class _Unsupported(Exception):
 
 
 def _build(src: _Source, first_only: bool = True) -> list[ast.Module]:
+    split = src.split_long_lines()
     root = parser().parse(src.data).root_node
     if root.has_error and _errors_outside_comments(root):
+        if split:  # errors are located on the text as written
+            src = _Source(src.text, src.file, src.line_base, src.byte_base)
+            root = parser().parse(src.data).root_node
         raise SpecError(find_syntax_errors(root, src))
     modules = [c for c in root.named_children if c.type == "module"]
     if not modules:

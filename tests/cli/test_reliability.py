@@ -328,3 +328,49 @@ def test_bench_eval_says_it_kept_stored_results_and_rescores_on_request(tmp_path
     assert len(list(store.records())) == 2  # the old record stays in the log ...
     board = build_leaderboard(store.records(), ["spinlock"])
     assert board.rows[0].runs == 1  # ... but the leaderboard counts the run once
+
+
+# ----------------------------------------------------------------------------- long lines (item 3)
+
+def test_a_20000_term_inline_conjunction_parses_in_linear_time():
+    import time as _time
+
+    from specula.tla import ast
+
+    chain = " /\\ ".join(f"x # {i}" for i in range(20_000))
+    text = f"---- MODULE Chain ----\nEXTENDS Naturals\nVARIABLE x\nInv == {chain}\n  /\\ x = 1\n====\n"
+    t0 = _time.process_time()
+    module = parse_module(text, "Chain.tla")
+    assert _time.process_time() - t0 < 30  # as written it is quadratic in tree-sitter: minutes
+    inv = next(u for u in module.units if getattr(u, "name", "") == "Inv")
+    assert isinstance(inv.body, ast.And) and len(inv.body.args) == 20_001
+    last = inv.body.args[-2]  # spans refer to the text as written: one line
+    assert last.span.line == 4 and last.span.col == text.split("\n")[3].rindex("x # 19999") + 1
+
+
+def test_breaking_long_lines_never_changes_a_parse(tmp_path):
+    # every spec of the test corpus and the bundled systems, with lines broken every few bytes
+    import glob
+
+    import specula.tla.longlines as longlines
+
+    files = sorted(glob.glob(str(ROOT / "tests" / "tla" / "fixtures" / "**" / "*.tla"), recursive=True)
+                   + glob.glob(str(SYSTEMS / "*" / "ref" / "*.tla")))
+    assert len(files) > 50
+    defaults = longlines.split_long_lines.__defaults__
+
+    def parse(text, f):
+        try:
+            return parse_module(text, f)
+        except SpecError as exc:
+            return [(d.code, d.line, d.col) for d in exc.diagnostics()]
+
+    try:
+        for f in files:
+            text = Path(f).read_text(encoding="utf-8", errors="replace")
+            longlines.split_long_lines.__defaults__ = defaults
+            plain = parse(text, f)
+            longlines.split_long_lines.__defaults__ = (30, 8)
+            assert parse(text, f) == plain, f
+    finally:
+        longlines.split_long_lines.__defaults__ = defaults
