@@ -47,11 +47,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     restore = _sigterm_as_interrupt()
     try:
+        if next((a for a in args if not a.startswith("-")), None) in _MAIN_THREAD_COMMANDS:
+            return _run(args)  # a terminal UI owns the main thread (its own signal handling)
         return call_deep(_run, args)
     except KeyboardInterrupt:
         return 130
     finally:
         restore()
+
+
+_MAIN_THREAD_COMMANDS = frozenset({"session"})
 
 
 def _run(args: list[str]) -> int:
