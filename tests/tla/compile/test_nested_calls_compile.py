@@ -4,8 +4,9 @@ once per reference (it was exponential in the nesting depth: minutes for 4 level
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
+
+import pytest
 
 from specula.tla.checker import Limits, check_spec
 
@@ -26,10 +27,9 @@ Inv == Plus(Plus(Plus(Plus(Plus(Plus(x, Zero), Zero), Zero), Zero), Zero), Zero)
 """
 
 
-def test_nested_calls_compile_fast(tmp_path: Path) -> None:
+@pytest.mark.timeout(240)  # a hang guard: exponential compilation took hours at this depth, linear takes seconds
+def test_nested_calls_compile(tmp_path: Path) -> None:
     (tmp_path / "Nest.tla").write_text(SPEC)
     (tmp_path / "Nest.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
-    t = time.monotonic()
     r = check_spec(tmp_path / "Nest.tla", limits=Limits(check_deadlock=False, max_seconds=60))
     assert r.verdict == "ok" and r.distinct == 4  # TLC: 4 distinct states, no violation
-    assert time.monotonic() - t < 20

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -100,13 +99,11 @@ def test_unknown_action_and_variable(m: Model) -> None:
         m.check_step("Deliver", {"locks": 1}, {})
 
 
-def test_throughput_spinlock_sized(m: Model) -> None:
+def test_repeated_checks_keep_their_verdicts(m: Model) -> None:
+    """Many checks of one action on one model (the window validator's loop) give the same verdict
+    each time; the throughput figure is benchmarks/perf/conformance_throughput.py's, not a test's."""
     pre = {"lock": False, "pc": pc(), "queue": ()}
     post = {"lock": True, "pc": pc(t2="locked"), "queue": ()}
     bad = {"lock": False, "pc": pc(t2="locked"), "queue": ()}
-    n = 2000
-    t0 = time.perf_counter()
-    for i in range(n):
-        m.check_step("AcquireLock", pre, post if i % 2 else bad)
-    rate = n / (time.perf_counter() - t0)
-    assert rate > 2000, f"{rate:.0f} windows/s"
+    verdicts = [m.check_step("AcquireLock", pre, post if i % 2 else bad).ok for i in range(200)]
+    assert verdicts == [bool(i % 2) for i in range(200)]
