@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from specula.errors import ConfigError, InputError
 
-__all__ = ["load_yaml_file", "load_yaml_mapping", "dump_yaml", "too_deep"]
+__all__ = ["load_yaml_file", "load_yaml_text", "load_yaml_mapping", "key_lines", "dump_yaml", "too_deep"]
 
 
 def load_yaml_file(path: str | Path, what: str) -> Any:
@@ -29,6 +29,51 @@ def load_yaml_file(path: str | Path, what: str) -> Any:
         raise ConfigError(f"{what} is not UTF-8 text (byte {exc.start})", str(p)) from None
     except yaml.YAMLError as exc:
         raise ConfigError.from_yaml(exc, str(p)) from None
+
+
+def load_yaml_text(text: str, path: str | None, what: str, *, key: Callable[[Any], Any] | None = None) -> Any:
+    """Parse YAML text; ``key`` rewrites every mapping key as it is read (the mapping keeps
+    ``true``/``false`` keys apart from ``1``/``0``). Bad YAML, or YAML nested deeper than the
+    parser's stack, is a ConfigError at its line."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    if key is not None:
+        def construct_mapping(loader: Any, node: Any, deep: bool = False) -> dict[Any, Any]:
+            loader.flatten_mapping(node)
+            return {key(loader.construct_object(k, deep=True)): loader.construct_object(v, deep=True)
+                    for k, v in node.value}
+
+        Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    try:
+        return yaml.load(text, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise ConfigError.from_yaml(exc, path, f"{what} is not valid YAML") from None
+    except RecursionError:
+        raise too_deep(text, path, what) from None
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Dotted key paths (``variables.pc.field``) -> 1-based line numbers; {} for text that does
+    not parse (its error comes from :func:`load_yaml_text`)."""
+    import yaml
+
+    lines: dict[str, int] = {}
+    try:
+        root = yaml.compose(text)
+    except (yaml.YAMLError, RecursionError):
+        return lines
+    todo = [(root, "")]
+    while todo:
+        node, prefix = todo.pop()
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                path = f"{prefix}.{k.value}" if prefix else str(k.value)
+                lines[path] = k.start_mark.line + 1
+                todo.append((v, path))
+    return lines
 
 
 def load_yaml_mapping(path: str | Path, what: str, *, lenient: bool = False) -> dict[str, Any]:

@@ -301,24 +301,8 @@ class BoolKey:
     value: bool
 
 
-def _safe_load(text: str) -> Any:
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    def construct_mapping(loader: Any, node: Any, deep: bool = False) -> dict[Any, Any]:
-        loader.flatten_mapping(node)
-        out: dict[Any, Any] = {}
-        for k, v in node.value:
-            key = loader.construct_object(k, deep=True)
-            if isinstance(key, bool):
-                key = BoolKey(key)
-            out[key] = loader.construct_object(v, deep=True)
-        return out
-
-    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
-    return yaml.load(text, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
+def _bool_key(k: Any) -> Any:
+    return BoolKey(k) if isinstance(k, bool) else k
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,28 +313,6 @@ def _value(v: Any) -> Any:
     if isinstance(v, dict) and set(v) == {"tla"} and isinstance(v["tla"], str):
         return TlaExpr(v["tla"])
     return v
-
-
-def _line_table(text: str) -> dict[str, int]:
-    """YAML key paths (``variables.pc.field``) -> 1-based line numbers."""
-    import yaml
-
-    lines: dict[str, int] = {}
-    try:
-        root = yaml.compose(text)
-    except yaml.YAMLError:
-        return lines
-
-    def walk(node: Any, prefix: str) -> None:
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                key = str(k.value)
-                path = f"{prefix}.{key}" if prefix else key
-                lines[path] = k.start_mark.line + 1
-                walk(v, path)
-
-    walk(root, "")
-    return lines
 
 
 def _expect(cond: bool, m: Mapping, message: str, path: str) -> None:
@@ -365,17 +327,10 @@ _VAR_KEYS = {"field", "from", "values", "per_node", "abstract", "aux", "domain",
 
 def parse_mapping(text: str, path: str = "") -> Mapping:
     """Parse mapping YAML; raises ConfigError with the offending field and its line."""
-    import yaml
+    from specula.yamlfile import key_lines, load_yaml_text
 
-    try:
-        m = Mapping(path=path, lines=_line_table(text))
-        doc = _safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError.from_yaml(exc, path or None, "mapping is not valid YAML") from None
-    except RecursionError:
-        from specula.yamlfile import too_deep
-
-        raise too_deep(text, path or None, "mapping") from None
+    m = Mapping(path=path, lines=key_lines(text))
+    doc = load_yaml_text(text, path or None, "mapping", key=_bool_key)
     if doc is None:
         return m
     _expect(isinstance(doc, dict), m, "mapping must be a YAML object", "")

@@ -589,11 +589,29 @@ def test_ctrl_c_keeps_the_partial_report_and_exits_130(tmp_path):
     spec = write(tmp_path / "Big.tla", "---- MODULE Big ----\nEXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
                  "Next == \\/ x' = (x + 1) % 100000 /\\ y' = y\n        \\/ y' = (y + 1) % 100000 /\\ x' = x\n====\n")
     write(tmp_path / "Big.cfg", "INIT Init\nNEXT Next\n")
+    import threading
+
     proc = subprocess.Popen([sys.executable, "-m", "specula", "check", str(spec)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=_no_keys_env())
-    time.sleep(4)
+    lines: list[str] = []
+    started = threading.Event()
+
+    def read_stderr() -> None:  # Ctrl-C once the search reports progress (not while still importing)
+        for line in proc.stderr:
+            lines.append(line)
+            if line.startswith("Progress"):
+                started.set()
+        started.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    assert started.wait(120), "the search never reported progress"
+    time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out = proc.stdout.read()
+    proc.wait(timeout=60)
+    reader.join(timeout=10)
+    err = "".join(lines)
     assert proc.returncode == 130  # nothing was proved: not 0
     assert "Traceback" not in out + err
     assert "interrupted" in out + err
