@@ -37,6 +37,7 @@ from specula.tla.values import (
     tla_eq,
     type_name,
 )
+from specula.tla.operators import fn_items
 
 if TYPE_CHECKING:
     from specula.tla.compile import Compiler, Env
@@ -85,16 +86,6 @@ def _set(x: Any) -> Any:
 
 def _not_a_set(name: str, x: Any) -> Any:
     raise ValueFault(f"expected a set, found {type_name(x)} {format_value(x)}")
-
-
-def _fn_items(f: Any) -> list[tuple[Any, Any]]:
-    if f.__class__ is tuple:
-        return list(enumerate(f, 1))
-    if f.__class__ is Fn:
-        return list(f.items())
-    if isinstance(f, LazyFn):
-        return _fn_items(f.materialize())
-    raise ValueFault(f"expected a function, found {type_name(f)} {format_value(f)}")
 
 
 # ----------------------------------------------------------------------------- sequences
@@ -223,27 +214,27 @@ def _fold_right(op: Callable, s: Any, base: Any) -> Any:
 
 def _fold_function(op: Callable, base: Any, f: Any) -> Any:
     acc = base
-    for _, v in reversed(sorted(_fn_items(f), key=lambda kv: sort_key(kv[0]))):
+    for _, v in reversed(sorted(fn_items(f), key=lambda kv: sort_key(kv[0]))):
         acc = op(v, acc)
     return acc
 
 
 def _range(f: Any) -> Any:
-    return frozenset(v for _, v in _fn_items(f))
+    return frozenset(v for _, v in fn_items(f))
 
 
 def _restrict(f: Any, S: Any) -> Any:
     S = _set(S)
-    return make_fn({k: v for k, v in _fn_items(f) if k in S})
+    return make_fn({k: v for k, v in fn_items(f) if k in S})
 
 
 def _is_injective(f: Any) -> bool:
-    vals = [v for _, v in _fn_items(f)]
+    vals = [v for _, v in fn_items(f)]
     return len(set(vals)) == len(vals)
 
 
 def _inverse(f: Any, S: Any, T: Any) -> Any:
-    items = _fn_items(f)
+    items = fn_items(f)
     out = {}
     for t in ordered(_set(T)):
         cands = [k for k, v in items if tla_eq(v, t)]
@@ -289,7 +280,7 @@ def _front(s: Any) -> Any:
 
 
 def _bag_to_set(b: Any) -> Any:
-    return frozenset(k for k, v in _fn_items(b) if v > 0)
+    return frozenset(k for k, v in fn_items(b) if v > 0)
 
 
 def _set_to_bag(S: Any) -> Any:
@@ -297,22 +288,22 @@ def _set_to_bag(S: Any) -> Any:
 
 
 def _bag_add(a: Any, b: Any) -> Any:
-    out = dict(_fn_items(a))
-    for k, v in _fn_items(b):
+    out = dict(fn_items(a))
+    for k, v in fn_items(b):
         out[k] = out.get(k, 0) + v
     return make_fn(out)
 
 
 def _bag_sub(a: Any, b: Any) -> Any:
-    out = dict(_fn_items(a))
-    for k, v in _fn_items(b):
+    out = dict(fn_items(a))
+    for k, v in fn_items(b):
         if k in out:
             out[k] -= v
     return make_fn({k: v for k, v in out.items() if v > 0})
 
 
 def _copies_in(e: Any, b: Any) -> Any:
-    for k, v in _fn_items(b):
+    for k, v in fn_items(b):
         if tla_eq(k, e):
             return v
     return 0
@@ -388,17 +379,17 @@ NATIVES: dict[str, Native] = {
         _mk("JavaTime", 0, lambda: 0, impure=True),
         _mk("TLCEval", 1, lambda v: v),
         _mk("EmptyBag", 0, lambda: ()),
-        _mk("IsABag", 1, lambda b: all(v.__class__ is int and v > 0 for _, v in _fn_items(b))),
+        _mk("IsABag", 1, lambda b: all(v.__class__ is int and v > 0 for _, v in fn_items(b))),
         _mk("BagToSet", 1, _bag_to_set),
         _mk("SetToBag", 1, _set_to_bag),
         _mk("BagIn", 2, lambda e, b: _copies_in(e, b) > 0),
         _mk("CopiesIn", 2, _copies_in),
-        _mk("BagCardinality", 1, lambda b: sum(v for _, v in _fn_items(b))),
+        _mk("BagCardinality", 1, lambda b: sum(v for _, v in fn_items(b))),
         _mk("(+)", 2, _bag_add),
         _mk("(-)", 2, _bag_sub),
         _mk("\\oplus", 2, _bag_add),
         _mk("\\ominus", 2, _bag_sub),
-        _mk("ToSet", 1, lambda s: frozenset(v for _, v in _fn_items(s))),
+        _mk("ToSet", 1, lambda s: frozenset(v for _, v in fn_items(s))),
         _mk("SetToSeq", 1, _set_to_seq),
         _mk("SetToSortSeq", 2, _set_to_sort_seq, (1,)),
         _mk("Reverse", 1, lambda s: tuple(reversed(_seq(s)))),

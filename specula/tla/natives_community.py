@@ -31,6 +31,7 @@ from specula.tla.values import (
     tla_eq,
     type_name,
 )
+from specula.tla.operators import fn_items
 
 __all__ = ["NativeSpec", "COMMUNITY_NATIVES", "IOEXEC_ENV"]
 
@@ -90,16 +91,6 @@ def _set(x: Any) -> frozenset:
     raise ValueFault(f"expected a set, found {type_name(x)} {format_value(x)}")
 
 
-def _items(f: Any) -> list[tuple[Any, Any]]:
-    if f.__class__ is tuple:
-        return list(enumerate(f, 1))
-    if f.__class__ is Fn:
-        return list(f.items())
-    if isinstance(f, LazyFn):
-        return _items(f.materialize())
-    raise ValueFault(f"expected a function, found {type_name(f)} {format_value(f)}")
-
-
 def _field(r: Any, name: str) -> Any:
     if r.__class__ is Fn and name in r:
         return r[name]
@@ -134,13 +125,13 @@ def _choose(n: Any, k: Any) -> int:
 
 
 def _bag_add(b: Any, x: Any) -> Any:
-    d = dict(_items(b))
+    d = dict(fn_items(b))
     d[x] = d.get(x, 0) + 1
     return make_fn(d)
 
 
 def _bag_remove(b: Any, x: Any) -> Any:
-    d = dict(_items(b))
+    d = dict(fn_items(b))
     if x not in d:
         return b
     if d[x] == 1:
@@ -151,7 +142,7 @@ def _bag_remove(b: Any, x: Any) -> Any:
 
 
 def _bag_remove_all(b: Any, x: Any) -> Any:
-    d = dict(_items(b))
+    d = dict(fn_items(b))
     if x not in d:
         return b
     del d[x]
@@ -176,12 +167,12 @@ def _fold_set(op: Callable, base: Any, S: Any) -> Any:
 
 
 def _sum_bag(b: Any) -> int:
-    return sum(_int(k) * _int(n) for k, n in _items(b))
+    return sum(_int(k) * _int(n) for k, n in fn_items(b))
 
 
 def _product_bag(b: Any) -> int:
     out = 1
-    for k, n in _items(b):
+    for k, n in fn_items(b):
         out *= _int(k) ** _int(n)
     return out
 
@@ -216,7 +207,7 @@ def _map_then_sum_set(op: Callable, S: Any) -> int:
 
 def _fold_function_on_set(op: Callable, base: Any, f: Any, indices: Any) -> Any:
     """TLC's FoldFunctionOnSet: acc := op(f[i], acc) for the indices i in order."""
-    d = dict(_items(f))
+    d = dict(fn_items(f))
     acc = base
     for i in ordered(_set(indices)):
         if i not in d:
@@ -233,13 +224,13 @@ def _fold_function(op: Callable, base: Any, f: Any) -> Any:
 
 
 def _sum_function_on_set(f: Any, indices: Any) -> int:
-    d = dict(_items(f))
+    d = dict(fn_items(f))
     return sum(_int(d[i]) for i in _set(indices))
 
 
 def _anti_function(f: Any) -> Any:
     out: dict = {}
-    for k, v in _items(f):
+    for k, v in fn_items(f):
         if v in out:
             raise ValueFault(f"AntiFunction: {format_value(f)} is not injective")
         out[v] = k
@@ -516,7 +507,7 @@ def _causal_order(log: Any, clock: Callable, node: Callable, domain: Callable) -
     for line in log:
         n = node(line)
         vc = clock(line)
-        vcd = dict(_items(vc))
+        vcd = dict(fn_items(vc))
         t = vcd.get(n)
         hosts = ordered(_set(domain(vc)))
         entry = {"line": line, "time": t, "clock": vcd, "hosts": hosts, "parents": set(), "id": len(info)}
@@ -606,7 +597,7 @@ def _chi_square(expected: Any, actual: Any, alpha: Any) -> bool:
 
 
 def _ordered_items(f: Any) -> list[tuple[Any, Any]]:
-    items = _items(f)
+    items = fn_items(f)
     keys = ordered(k for k, _ in items)
     d = dict(items)
     return [(k, d[k]) for k in keys]
@@ -828,7 +819,7 @@ def _run(cmd: Any, env: Any, name: str) -> Any:
     penv = None
     if env is not None:
         penv = dict(os.environ)
-        penv.update({_str(k): _tlc_arg(v) for k, v in _items(env)})
+        penv.update({_str(k): _tlc_arg(v) for k, v in fn_items(env)})
     try:
         p = subprocess.run(argv, capture_output=True, text=True, env=penv, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -1191,7 +1182,7 @@ COMMUNITY_NATIVES: dict[tuple[str, str], NativeSpec] = {
     ("Functions", "FoldFunction"): _m(3, _fold_function, (0,)),
     ("SequencesExt", "FoldSeq"): _m(3, _fold_function, (0,)),
     ("Functions", "SumFunctionOnSet"): _m(2, _sum_function_on_set),
-    ("Functions", "SumFunction"): _m(1, lambda f: sum(_int(v) for _, v in _items(f))),
+    ("Functions", "SumFunction"): _m(1, lambda f: sum(_int(v) for _, v in fn_items(f))),
     ("SequencesExt", "SetToSeqs"): _m(1, _set_to_seqs),
     ("SequencesExt", "SetToAllKPermutations"): _m(1, _set_to_all_k_permutations),
     ("SequencesExt", "SelectInSeq"): _m(2, lambda s, t: _select_in_sub_seq(s, 1, len(_seq(s)), t), (1,)),

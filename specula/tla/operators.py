@@ -301,13 +301,14 @@ def _concat(a: Any, b: Any) -> Any:
     raise cannot_apply("\\o", a, b)
 
 
-def _fn_items(f: Any) -> list[tuple[Any, Any]]:
+def fn_items(f: Any) -> list[tuple[Any, Any]]:
+    """A function's (argument, value) pairs (a sequence's from 1); a non-function is TLC's error."""
     if f.__class__ is tuple:
         return list(enumerate(f, 1))
     if f.__class__ is Fn:
         return list(f.items())
     if isinstance(f, LazyFn):
-        return _fn_items(f.materialize())
+        return fn_items(f.materialize())
     raise ValueFault(f"expected a function, found {type_name(f)} {format_value(f)}")
 
 
@@ -319,8 +320,8 @@ def _at_at(f: Any, g: Any) -> Any:
     if not ((f.__class__ is tuple or f.__class__ is Fn or isinstance(f, LazyFn))
             and (g.__class__ is tuple or g.__class__ is Fn or isinstance(g, LazyFn))):
         raise cannot_apply("@@", f, g)
-    d = dict(_fn_items(g))
-    d.update(_fn_items(f))
+    d = dict(fn_items(g))
+    d.update(fn_items(f))
     return make_fn(d)
 
 
