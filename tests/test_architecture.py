@@ -1,5 +1,6 @@
 """The import graph of ``specula/`` (every import, module-level or inside a function): no
-cycle between modules, and no room imports a room above it (docs/architecture.md)."""
+cycle between modules, no room imports a room above it, and no module imports another module's
+private (``_name``) names (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -80,6 +81,29 @@ def import_graph() -> dict[str, set[str]]:
                     edges[name].add(t)
                     break  # `from x import y`: y itself when it is a module, else x
     return edges
+
+
+def private_imports(mods: dict[str, Path] | None = None, root: Path = PACKAGE.parent) -> list[str]:
+    """``from specula.x import _name`` (any import, also inside a function) where ``_name`` is
+    not a module: a module reaching into another's privates."""
+    mods = _modules() if mods is None else mods
+    bad = []
+    for name, path in mods.items():
+        pkg = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in _runtime_nodes(_parse(path)):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = node.module or ""
+            if node.level:
+                head = pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
+                base = ".".join(head + ([base] if base else []))
+            if base != "specula" and not base.startswith("specula."):
+                continue
+            for a in node.names:
+                private = a.name.startswith("_") and not a.name.startswith("__")
+                if private and f"{base}.{a.name}" not in mods:
+                    bad.append(f"{path.relative_to(root)}:{node.lineno} imports {a.name} from {base}")
+    return sorted(bad)
 
 
 def _room(module: str) -> str:
@@ -167,3 +191,26 @@ def test_no_class_over_600_lines() -> None:
                 big.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.name} "
                            f"({node.end_lineno - node.lineno + 1} lines)")
     assert not big, "\n".join(big)
+
+
+def test_no_module_imports_another_modules_privates() -> None:
+    bad = private_imports()
+    assert not bad, "make the name public (and say so in __all__) or keep it in its module:\n" + "\n".join(bad)
+
+
+def test_the_private_import_check_finds_a_planted_import(tmp_path: Path) -> None:
+    pkg = tmp_path / "specula" / "tla"
+    pkg.mkdir(parents=True)
+    (pkg / "simulate.py").write_text("from specula.tla.checker import Limits, _Plan\n"
+                                     "def f():\n    from .checker import _key_function\n", encoding="utf-8")
+    (pkg / "checker.py").write_text("__all__ = []\n", encoding="utf-8")
+    mods = {"specula.tla.simulate": pkg / "simulate.py", "specula.tla.checker": pkg / "checker.py"}
+    assert private_imports(mods, tmp_path) == ["specula/tla/simulate.py:1 imports _Plan from specula.tla.checker",
+                     "specula/tla/simulate.py:3 imports _key_function from specula.tla.checker"]
+
+
+def test_simulate_shares_the_plan_and_not_the_checker() -> None:
+    """Both searches start from plan.prepare(); simulate needs nothing of the checker."""
+    edges = import_graph()
+    assert "specula.tla.checker" not in edges["specula.tla.simulate"]
+    assert {"specula.tla.plan"} <= edges["specula.tla.simulate"] & edges["specula.tla.checker"]

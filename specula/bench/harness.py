@@ -29,7 +29,7 @@ from pathlib import Path
 from specula.errors import ConfigError, HarnessError, InputError
 from specula.tasks import Task, list_tasks, load_task
 
-__all__ = ["run_harness", "trace_file_name", "harness_systems"]
+__all__ = ["run_harness", "trace_file_name", "harness_systems", "resolve_task"]
 
 IMPL_COVERAGE_FILE = "impl-coverage.json"  # = specula.coverage.IMPL_COVERAGE_FILE (kept import-free here)
 
@@ -44,7 +44,7 @@ def harness_systems(systems_dir: Path | None = None) -> dict[str, Task]:
     return {t.name: t for t in list_tasks(systems_dir=systems_dir) if t.harness is not None}
 
 
-def _resolve(system: str | Task, systems_dir: Path | None) -> Task:
+def resolve_task(system: str | Task, systems_dir: Path | None) -> Task:
     if isinstance(system, Task):
         return system
     try:
@@ -125,7 +125,7 @@ def run_harness(
     """
     if runs < 1:
         raise InputError(f"--runs must be at least 1, got {runs}")
-    task = _resolve(system, systems_dir)
+    task = resolve_task(system, systems_dir)
     if task.harness is None:
         raise ConfigError(f"system {task.name!r} has no harness entry", path=str(task.task_file), field="harness")
     out = Path(out_dir).resolve()

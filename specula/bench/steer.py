@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from specula.bench.harness import IMPL_COVERAGE_FILE, _resolve, run_harness, trace_file_name
+from specula.bench.harness import IMPL_COVERAGE_FILE, resolve_task, run_harness, trace_file_name
 from specula.tasks import Task
 
 __all__ = ["SteerRound", "SteerResult", "until_coverage"]
@@ -103,7 +103,7 @@ def until_coverage(system: str | Task, out_dir: Path, *, seed: int = 0, batch: i
     from specula.bench.pycov import merge
     from specula.coverage.spec import spec_coverage
 
-    task = _resolve(system, systems_dir)
+    task = resolve_task(system, systems_dir)
     spec = spec or task.reference_spec
     cfg = cfg or task.reference_cfg
     mapping = mapping or task.mapping

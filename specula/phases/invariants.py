@@ -260,13 +260,13 @@ def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, ba
                              tuple(str(p) for p in search_path), root_dir=spec_path.resolve().parent)
             model = Model(spec, cfg)
         row.vacuous = _vacuity(d, spec_text, model.variables)
-        from specula.phases.runtime import _progress_lines
+        from specula.phases.runtime import progress_lines
 
         from specula.tla.memory import default_max_memory
 
         res = check(model, Limits(max_seconds=seconds, check_deadlock=False, progress_every=5.0,
                                   max_memory=default_max_memory()), cfg=cfg,
-                    on_progress=_progress_lines(on_progress, f"invariants: {d.name}"))
+                    on_progress=progress_lines(on_progress, f"invariants: {d.name}"))
         if res.stopped == "interrupted":  # never scored as a pass: stop the phase
             raise KeyboardInterrupt
     except SpeculaError as exc:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-__all__ = ["RuntimeResult", "RuntimeError_", "SimRun", "runtime", "RuntimeSettings", "build_model", "runtime_on"]
+__all__ = ["RuntimeResult", "RuntimeError_", "SimRun", "runtime", "RuntimeSettings", "build_model", "runtime_on", "progress_lines"]
 
 
 @dataclass(frozen=True)
@@ -220,7 +220,7 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings(),
 
         res = check(model, Limits(max_seconds=settings.check_seconds, check_deadlock=False, progress_every=5.0,
                                   max_memory=default_max_memory()),
-                    on_progress=_progress_lines(on_progress, "runtime check"))
+                    on_progress=progress_lines(on_progress, "runtime check"))
         if res.stopped == "interrupted":  # an interrupted search proves nothing: stop the phase
             raise KeyboardInterrupt
         verdict, message = res.verdict, res.message
@@ -302,7 +302,7 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings(),
     return result
 
 
-def _progress_lines(say: Callable[[str], None] | None, what: str) -> Callable[[Any], None] | None:
+def progress_lines(say: Callable[[str], None] | None, what: str) -> Callable[[Any], None] | None:
     """The checker's progress records as text lines for ``say`` (None: no progress)."""
     if say is None:
         return None

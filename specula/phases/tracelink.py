@@ -186,12 +186,12 @@ def parse_refinement(text: str) -> dict[str, str]:
     """SysMoBench's refinement mapping (``WITH x <- e, y <- f``, ``\\*`` comments) as name -> TLA+ text."""
     import re
 
-    from specula.traces.mpcal import _split_top
+    from specula.traces.mpcal import split_top
 
     body = re.sub(r"\\\*[^\n]*", "", text).strip()
     body = re.sub(r"^WITH\b", "", body).strip()
     out: dict[str, str] = {}
-    for part in _split_top(body, ","):
+    for part in split_top(body, ","):
         if not part.strip():
             continue
         m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*<-\s*(.+?)\s*", part, re.S)

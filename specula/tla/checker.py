@@ -27,9 +27,14 @@ from typing import Any, Callable, Sequence
 
 from specula.errors import ConfigError, EvalError, InputError, SpeculaError
 from specula.tla.cfg import check_cfg_names, load_cfg
+from specula.tla.liveness import Graph, check_liveness, liveness_plan
 from specula.tla.loading import load
+from specula.tla.memory import rss_bytes
 from specula.tla.model import Model
+from specula.tla.plan import ActionCoverage, Plan, PropertyResult, model_string_order, prepare
 from specula.tla.protocol import ModelProtocol
+from specula.tla.symmetry import identity
+from specula.tla.values import Fn, StringOrder, format_value, tlc_string_order as string_order
 
 __all__ = [
     "Limits",
@@ -40,7 +45,6 @@ __all__ = [
     "ModelProtocol",
     "check",
     "check_spec",
-    "classify_property",
     "build_model",
     "VERDICTS",
 ]
@@ -67,18 +71,6 @@ class Limits:
 
 
 @dataclass
-class ActionCoverage:
-    index: int
-    name: str
-    label: str
-    distinct: int = 0  # new distinct states this action found
-    generated: int = 0  # successor states this action generated (with repeats)
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "label": self.label, "distinct": self.distinct, "generated": self.generated}
-
-
-@dataclass
 class Progress:
     distinct: int
     generated: int
@@ -90,17 +82,6 @@ class Progress:
     @property
     def states_per_sec(self) -> float:
         return self.generated / self.elapsed if self.elapsed > 0 else 0.0
-
-
-@dataclass
-class PropertyResult:
-    name: str
-    kind: str  # "invariant" | "action" | "init" | "temporal" | "mixed"
-    status: str  # "ok" | "violated" | "not checked"
-    detail: str = ""
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "status": self.status, "detail": self.detail}
 
 
 @dataclass
@@ -171,220 +152,6 @@ class _Found(Exception):
         Exception.__init__(self, self.message)
 
 
-def _span_of(obj: Any) -> Any:
-    return getattr(obj, "span", None)
-
-
-def _identity(s: State) -> State:
-    return s
-
-
-def _key_function(model: Any, fingerprint: Callable[[Any], int] | None) -> Callable[[State], Any]:
-    """state -> identity key: the VIEW of the state, reduced under SYMMETRY.
-
-    By default the key is the (view of the) state itself: exact, collision-free, and much faster
-    in Python than serialising each state for a 64-bit fingerprint (``values.fingerprint``);
-    pass ``fingerprint`` to ``check`` to store 64-bit fingerprints instead (less memory for
-    large states, TLC's collision risk). Under SYMMETRY the representative of a state's orbit is
-    the permuted state with the smallest ``values.fingerprint``.
-    """
-    custom = getattr(model, "state_key", None)
-    if callable(custom):
-        return custom
-    view = getattr(model, "view", None)
-    has_view = bool(getattr(model, "has_view", False)) and callable(view)
-    perms = list(getattr(model, "symmetry_perms", None) or ())
-    permute = getattr(model, "permute", None)
-    base: Callable[[State], Any] = view if has_view else _identity  # type: ignore[assignment]
-    if perms and callable(permute):
-        return _symmetry_key(model, perms, permute, base, fingerprint)
-    if fingerprint is not None:
-        fp = fingerprint
-        return (lambda s: fp(view(s))) if has_view else fp
-    return base
-
-
-
-
-_TOKEN = r'\(\*.*?\*\)|\\\*[^\n]*|"((?:[^"\\]|\\.)*)"|([A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*)'
-
-
-def tlc_string_order(model: Any) -> Any:
-    """TLC's UniqueString order (its token numbers) for ``model``, approximated: TLC's prelude,
-    the .cfg's words, the rest of the prelude, then identifiers and string literals in order of
-    first appearance in the root module's text, then in the other modules' texts; model values
-    in the .cfg's order. None for toy models without a spec."""
-    import re
-
-    from specula.tla.values import TLC_PRELUDE, TLC_PRELUDE_HEAD, StringOrder
-
-    spec = getattr(model, "spec", None)
-    sources: dict[str, str] = dict(getattr(spec, "sources", None) or {})
-    if not sources:
-        return None
-    cfg = getattr(model, "cfg", None)
-    tok = re.compile(_TOKEN, re.S)
-    words: list[str] = list(TLC_PRELUDE_HEAD)
-    cfg_file = getattr(cfg, "file", None)
-    try:
-        cfg_text = Path(cfg_file).read_text(encoding="utf-8-sig") if cfg_file else ""
-    except OSError:
-        cfg_text = ""
-    words += [m.group(2) or m.group(1) for m in tok.finditer(cfg_text) if (m.group(2) or m.group(1)) is not None]
-    words += getattr(cfg, "model_values", None) or []
-    words += TLC_PRELUDE
-    root = getattr(spec, "path", None)
-    order = ([root] if root in sources else []) + [p for p in sources if p != root]
-    for path in order:
-        for m in tok.finditer(sources[path]):
-            word = m.group(1) if m.group(1) is not None else m.group(2)
-            if word is not None:
-                words.append(word)
-    return StringOrder(words, getattr(cfg, "model_values", None) or [])
-
-
-def _token_ranks(model: Any) -> dict[str, int]:
-    """Ranks of strings and model values in TLC's order (see :func:`tlc_string_order`)."""
-    so = tlc_string_order(model)
-    if so is None:
-        return {}
-    ranks = dict(so.rank)
-    for name, r in so.mv.items():  # model values first, in the .cfg's order
-        ranks[name] = r - len(so.mv)
-    return ranks
-
-
-def _symmetry_key(
-    model: Any, perms: list, permute: Callable, base: Callable[[State], Any], fingerprint: Callable | None
-) -> Callable[[State], Any]:
-    """TLC's representative of a state under SYMMETRY: the lexicographically smallest permuted
-    state (variables in order, values compared as TLC's ``compareTo``), then its VIEW.
-
-    For a symmetry group (``Permutations(S)``, or products) any total order gives the same orbit
-    count; for a union of permutation sets (not a group) TLC's count depends on its order, which
-    is reproduced here (model values and strings ranked by TLC's interning order, approximated).
-    """
-    try:
-        from specula.tla.values import Fn, ModelValue
-    except ImportError:  # toy models in tests
-        Fn = dict  # type: ignore[misc,assignment]
-        ModelValue = ()  # type: ignore[misc,assignment]
-    ranks = _token_ranks(model)
-    key_cache: dict = {}
-
-    def rank(name: str) -> int:
-        r = ranks.get(name)
-        if r is None:
-            r = ranks[name] = len(ranks) + 1_000_000
-        return r
-
-    def key(v: Any) -> tuple:
-        c = v.__class__
-        if c is bool:
-            return (0, int(v))
-        if c is int:
-            return (1, v)
-        if c is str:
-            return (2, rank(v))
-        if ModelValue and c is ModelValue:
-            return (3, rank(v.name))
-        try:
-            k = key_cache.get(v)
-        except TypeError:
-            k = None
-        if k is not None:
-            return k
-        if c is tuple:  # a function with domain 1..n
-            k = (5, len(v), tuple((1, i) for i in range(1, len(v) + 1)), tuple(key(x) for x in v))
-        elif isinstance(v, (frozenset, set)):
-            k = (4, len(v), tuple(sorted(key(x) for x in v)))
-        elif isinstance(v, (Fn, dict)):
-            items = sorted(((key(d), x) for d, x in v.items()), key=lambda t: t[0])
-            k = (5, len(items), tuple(d for d, _ in items), tuple(key(x) for _, x in items))
-        else:
-            k = (9, repr(v))
-        if len(key_cache) > 500_000:
-            key_cache.clear()
-        try:
-            key_cache[v] = k
-        except TypeError:
-            pass
-        return k
-
-    def make_permuter(p: Any) -> Callable[[Any], Any]:
-        """Value -> permuted value; sub-values are memoised (states share most of them)."""
-        get = getattr(p, "get", None)
-        if not ModelValue or not callable(get):
-            return lambda v: permute((v,), p)[0]
-        memo: dict = {}
-        scalar = (int, str, bool)
-
-        def pv(v: Any) -> Any:
-            c = v.__class__
-            if c is ModelValue:
-                return get(v, v)
-            if c in scalar:
-                return v
-            try:
-                r = memo.get(v)
-            except TypeError:
-                return permute((v,), p)[0]
-            if r is not None:
-                return r
-            if c is tuple:
-                r = tuple([pv(x) for x in v])
-            elif c is frozenset:
-                r = frozenset([pv(x) for x in v])
-            elif c is Fn:
-                r = make_fn({pv(k): pv(x) for k, x in v.items()})
-            else:
-                r = permute((v,), p)[0]
-            if len(memo) > 200_000:
-                memo.clear()
-            memo[v] = r
-            return r
-
-        return pv
-
-    try:
-        from specula.tla.values import make_fn
-    except ImportError:
-        make_fn = dict  # type: ignore[assignment]
-    permuters = [make_permuter(p) for p in perms]
-
-    def canon(s: State) -> Any:
-        # lexicographic minimum over the permuted states, permuting each variable lazily: a
-        # permutation is abandoned at the first variable where it is not smaller
-        best = s
-        n = len(s)
-        best_keys: list = [None] * n
-        for pv in permuters:
-            for j in range(n):
-                a = pv(s[j])
-                b = best[j]
-                if a is b or a == b:
-                    continue
-                ka = key(a)
-                kb = best_keys[j]
-                if kb is None:
-                    kb = best_keys[j] = key(b)
-                if ka < kb:
-                    best = best[:j] + (a,) + tuple([pv(x) for x in s[j + 1 :]])
-                    best_keys = [None] * n
-                    best_keys[j] = ka
-                break
-        v = base(best)
-        return v if fingerprint is None else fingerprint(v)
-
-    return canon
-
-
-def _cfg_of(model: Any, cfg: Any) -> Any:
-    if cfg is not None:
-        return cfg
-    return getattr(model, "cfg", None)
-
-
 def _trace_labels(model: Any, labels: list[str]) -> list[str]:
     """Labels of error-trace steps: the action's name, or, for actions that share a name (the
     unnamed disjuncts of Next), TLC's ``Next line L, col C to line L2, col C2 of module M``."""
@@ -393,21 +160,9 @@ def _trace_labels(model: Any, labels: list[str]) -> list[str]:
     for i, lab in enumerate(labels):
         sp = getattr(infos[i], "span", None) if i < len(infos) else None
         if labels.count(lab) > 1 and sp is not None and getattr(sp, "line", 0):
-            from pathlib import Path
-
             out[i] = (f"{lab} line {sp.line}, col {sp.col} to line {sp.end_line}, col {sp.end_col - 1} "
                       f"of module {Path(getattr(sp, 'file', '') or 'spec').stem}")
     return out
-
-
-def set_tlc_config(model: Any, cfg: Any, check_deadlock: bool | None, mode: str) -> None:
-    """What ``TLCGet("config")`` reports while ``model`` is checked (mode, deadlock checking)."""
-    conf = getattr(getattr(model, "runtime", None), "config", None)
-    if conf is None:
-        return
-    if check_deadlock is None:
-        check_deadlock = bool(getattr(cfg, "check_deadlock", True)) if cfg is not None else True
-    conf["mode"], conf["deadlock"] = mode, bool(check_deadlock)
 
 
 def check(
@@ -420,11 +175,9 @@ def check(
     """Model-check ``model`` breadth-first; never raises for model errors (verdict "error").
     Sets are enumerated in TLC's value order (strings ranked as TLC interns them), so at a
     violation the trace and the counts are TLC's."""
-    from specula.tla.values import tlc_string_order as string_order
-
-    order = tlc_string_order(model)
+    order = model_string_order(model)
     with string_order(order):
-        result = _check(model, limits, on_progress, cfg, fingerprint)
+        result = _check(model, limits, on_progress, cfg, fingerprint, order)
     result.string_order = order
     return result
 
@@ -435,54 +188,34 @@ def _check(
     on_progress: Callable[[Progress], None] | None,
     cfg: Any,
     fingerprint: Callable[[Any], int] | None,
+    order: StringOrder | None,
 ) -> CheckResult:
     limits = limits or Limits()
-    cfg = _cfg_of(model, cfg)
     t0 = time.monotonic()
-    actions = list(getattr(model, "actions", []) or [])
-    coverage = [
-        ActionCoverage(i, getattr(a, "name", str(a)), getattr(a, "label", getattr(a, "name", str(a))))
-        for i, a in enumerate(actions)
-    ]
-    variables = tuple(getattr(model, "variables", ()))
-    result = CheckResult(verdict="ok", coverage=coverage, variables=variables)
-
-    set_tlc_config(model, cfg, limits.check_deadlock, "bfs")
-    # ---- ASSUME ------------------------------------------------------------------------------
-    try:
-        diags = list(model.check_assumes()) if hasattr(model, "check_assumes") else []
-    except EvalError as exc:
-        result.verdict, result.message, result.span = "error", str(exc), exc.span
+    prep = prepare(model, cfg, mode="bfs", check_deadlock=limits.check_deadlock, fingerprint=fingerprint,
+                   order=order)
+    cfg, coverage = prep.cfg, prep.coverage
+    result = CheckResult(verdict="ok", coverage=coverage, variables=prep.variables)
+    if prep.error is not None:  # an ASSUME or a predicate of the plan could not be evaluated
+        result.verdict, result.message, result.span = "error", str(prep.error), prep.error.span
         return result
-    if diags:
+    if prep.diagnostics:
         result.verdict = "assumption"
-        result.diagnostics = diags
-        result.message = getattr(diags[0], "message", str(diags[0]))
+        result.diagnostics = prep.diagnostics
+        result.message = getattr(prep.diagnostics[0], "message", str(prep.diagnostics[0]))
         return result
-
-    constant_only = cfg is not None and not (
-        getattr(cfg, "init", None) or getattr(cfg, "next", None) or getattr(cfg, "specification", None)
-    )
-    if constant_only and not getattr(model, "has_behavior", False):
+    if prep.plan is None:  # constant-only model: its ASSUMEs hold
         result.elapsed = time.monotonic() - t0
         return result
-
-    # ---- what to check -----------------------------------------------------------------------
-    try:
-        plan = _Plan.build(model, cfg, limits)
-    except EvalError as exc:
-        result.verdict, result.message, result.span = "error", str(exc), exc.span
-        return result
+    plan = prep.plan
     result.properties = plan.property_results
 
-    search = _Search(model, plan, limits, coverage, on_progress, _key_function(model, fingerprint), t0)
+    search = _Search(model, plan, limits, coverage, on_progress, prep.key, t0)
     obligations: list = []
     fairness: list = []
     unsupported: dict[str, str] = {}
     if plan.temporal_props:
         try:
-            from specula.tla.liveness import liveness_plan
-
             obligations, fairness, unsupported = liveness_plan(model, cfg, plan.temporal_props)
         except Exception as exc:  # analysis failed: the properties stay "not checked"
             unsupported = {n: f"cannot analyse: {exc}" for n in plan.temporal_props}
@@ -592,8 +325,6 @@ def _tlc_step_labels(model: Any, result: CheckResult) -> None:
 def _apply_alias(model: Any, name: str, result: CheckResult) -> None:
     """The error trace as TLC prints it under ALIAS: each state shown as the fields of the alias
     record, evaluated on the state and the next one (the last state: on itself)."""
-    from specula.tla.values import Fn, format_value
-
     level = getattr(getattr(model, "runtime", None), "level", [0])
     try:
         fn = model.compile_alias(name)
@@ -652,8 +383,6 @@ def _liveness(
     if result.verdict != "ok" or not obligations:
         return
     left = None if limits.max_seconds is None else max(0.0, limits.max_seconds - (time.monotonic() - t0))
-    from specula.tla.liveness import check_liveness
-
     try:
         report = None
         if search.on_progress is not None:
@@ -703,8 +432,6 @@ def _periodic_liveness(search: "_Search", obligations: list, fairness: list, lim
     check): only the states whose successors are all known take part in cycles, so a lasso
     found is a real behavior; raises ``_LiveFound`` with it. Scheduled so that the checks cost
     at most about 1/(1 + LIVE_RATIO) of the search time."""
-    from specula.tla.liveness import check_liveness
-
     last = {"size": 0}
 
     def run(explored: int, final: bool = False) -> None:
@@ -755,148 +482,11 @@ _STOP_MESSAGES = {
 
 
 
-def classify_property(model: Any, name: str) -> list[tuple[str, Callable]] | None:
-    """Split a PROPERTY into what the safety search can check, as TLC does.
-
-    Conjunctions are split (through definitions and instances, e.g. a refinement ``Abs!Spec``);
-    ``[][A]_v`` -> ("action", (s, t) -> bool); ``[]P`` with P a state predicate ->
-    ("invariant", s -> bool); a state predicate outside any temporal operator -> ("init",
-    s -> bool), checked on initial states; anything else (``<>``, ``~>``, WF/SF, ...) ->
-    ("temporal", None), left to liveness checking. ``None`` when the model offers no compiler.
-    """
-    own = getattr(model, "classify_property", None)
-    if callable(own):
-        return own(name)
-    comp = getattr(model, "compiler", None)
-    env0 = getattr(model, "env", None)
-    node0 = getattr(model, "_expr_node", None)
-    if comp is None or env0 is None or node0 is None:
-        return None
-    from specula.tla import ast as A
-    from specula.tla.compile import PRIME
-
-    frame = comp.frame
-    out: list[tuple[str, Callable]] = []
-
-    from specula.tla.liveness import unfold_definition
-
-    def unfold(node: Any, env: Any) -> tuple[Any, Any] | None:
-        return unfold_definition(comp, node, env)
-
-    from specula.tla.liveness import has_temporal
-
-    def compiled(node: Any, env: Any) -> tuple[Callable, frozenset] | None:
-        if has_temporal(comp, node, env):
-            return None
-        try:
-            return comp.expr(node, env)
-        except Exception:
-            return None
-
-    def walk(node: Any, env: Any, depth: int = 0) -> None:
-        if depth > 50:
-            out.append(("temporal", None))
-            return
-        if isinstance(node, A.And) or (isinstance(node, A.OpApp) and node.name == "/\\" and not node.prefix):
-            for a in node.args:
-                walk(a, env, depth + 1)
-            return
-        if isinstance(node, A.OpApp) and node.name == "[]" and len(node.args) == 1 and not node.prefix:
-            inner, ienv = node.args[0], env
-            for _ in range(20):
-                u = unfold(inner, ienv)
-                if u is None:
-                    break
-                inner, ienv = u
-            c = compiled(inner, ienv)
-            if c is not None:
-                fn, deps = c
-                if isinstance(inner, A.BoxAction) or PRIME in deps:
-                    out.append(("action", lambda s, t, fn=fn: fn(s, t, frame) is True))
-                else:
-                    out.append(("invariant", lambda s, fn=fn: fn(s, None, frame) is True))
-                return
-            out.append(("temporal", None))
-            return
-        u = unfold(node, env)
-        if u is not None:
-            c = compiled(node, env)
-            if c is not None and PRIME not in c[1]:
-                fn = c[0]
-                out.append(("init", lambda s, fn=fn: fn(s, None, frame) is True))
-                return
-            walk(u[0], u[1], depth + 1)
-            return
-        c = compiled(node, env)
-        if c is not None and PRIME not in c[1]:
-            fn = c[0]
-            out.append(("init", lambda s, fn=fn: fn(s, None, frame) is True))
-            return
-        out.append(("temporal", None))
-
-    try:
-        walk(node0(name), env0)
-    except Exception:
-        return None
-    return out
-
-
-@dataclass
-class _Plan:
-    invariants: list[tuple[str, Callable[[State], bool]]]
-    init_props: list[tuple[str, Callable[[State], bool]]]  # implied initial predicates
-    action_props: list[tuple[str, Callable[[State, State], bool]]]
-    constraints: list[tuple[str, Callable[[State], bool]]]
-    action_constraints: list[tuple[str, Callable[[State, State], bool]]]
-    check_deadlock: bool
-    property_results: list[PropertyResult]
-    temporal_props: list[str] = field(default_factory=list)
-
-    @staticmethod
-    def build(model: Any, cfg: Any, limits: Limits) -> "_Plan":
-        compile_inv = getattr(model, "compile_invariant", model.compile_state_predicate)
-        invs = [(n, compile_inv(n)) for n in (getattr(cfg, "invariants", None) or [])]
-        cons = [(n, model.compile_state_predicate(n)) for n in (getattr(cfg, "constraints", None) or [])]
-        acons = [(n, model.compile_action_predicate(n)) for n in (getattr(cfg, "action_constraints", None) or [])]
-        init_props: list[tuple[str, Callable[[State], bool]]] = []
-        action_props: list[tuple[str, Callable[[State, State], bool]]] = []
-        results: list[PropertyResult] = []
-        temporal_props: list[str] = []
-        for name in getattr(cfg, "properties", None) or []:
-            parts = classify_property(model, name)
-            if parts is None:
-                temporal_props.append(name)
-                results.append(PropertyResult(name, "temporal", "pending-live", "could not be analysed"))
-                continue
-            kinds = set()
-            temporal = False
-            for kind, fn in parts:
-                kinds.add(kind)
-                if kind == "invariant":
-                    invs.append((name, fn))
-                elif kind == "init":
-                    init_props.append((name, fn))
-                elif kind == "action":
-                    action_props.append((name, fn))
-                else:
-                    temporal = True
-            kind = kinds.pop() if len(kinds) == 1 else "mixed"
-            if temporal:
-                temporal_props.append(name)
-                results.append(PropertyResult(name, kind, "pending-live", "liveness parts not checked"))
-            else:
-                results.append(PropertyResult(name, kind, "pending"))
-        deadlock = limits.check_deadlock
-        if deadlock is None:
-            deadlock = bool(getattr(cfg, "check_deadlock", True)) if cfg is not None else True
-        return _Plan(invs, init_props, action_props, cons, acons, deadlock, results, temporal_props)
-
-
 class _Search:
     def __init__(
         self,
         model: Any,
-        plan: _Plan,
+        plan: Plan,
         limits: Limits,
         coverage: list[ActionCoverage],
         on_progress: Callable[[Progress], None] | None,
@@ -937,16 +527,14 @@ class _Search:
 
     def record_graph(self) -> None:
         self.record = True
-        if self.key is not _identity:
+        if self.key is not identity:
             self.keep_states = []
 
     def graph(self) -> Any:
-        from specula.tla.liveness import Graph
-
         states = self.keep_states if self.keep_states is not None else self.keys
         inits = list(range(self.init_count))
         return Graph(states, inits, self.esrc, self.edst, self.eact, [c.label for c in self.coverage],
-                     key=None if self.key is _identity else self.key, model=self.model,
+                     key=None if self.key is identity else self.key, model=self.model,
                      queue_at=self.queue_at,
                      tlc_stats=getattr(getattr(self.model, "runtime", None), "stats", None))
 
@@ -968,7 +556,7 @@ class _Search:
     def run(self) -> None:
         model, plan, limits = self.model, self.plan, self.limits
         key = self.key
-        ident = key is _identity
+        ident = key is identity
         seen = self.seen
         invariants = plan.invariants
         constraints = plan.constraints
@@ -978,8 +566,6 @@ class _Search:
         deadline = None if limits.max_seconds is None else self.t0 + limits.max_seconds
         max_memory = limits.max_memory
         memory_due = 0.0
-        if max_memory is not None:
-            from specula.tla.memory import rss_bytes
         cov_gen = [0] * len(self.coverage)
         cov_new = [0] * len(self.coverage)
         actions = self.coverage
@@ -1030,7 +616,7 @@ class _Search:
         esrc, edst, eact = self.esrc, self.edst, self.eact
         keep_states = self.keep_states
         generated = self.generated
-        intern = getattr(model, "intern_state", _identity)  # optional in the model protocol
+        intern = getattr(model, "intern_state", identity)  # optional in the model protocol
         try:
             while level_states:
                 if max_depth is not None and self.depth >= max_depth:

@@ -154,7 +154,7 @@ def unfold_definition(comp: Any, node: Any, env: Any) -> tuple[Any, Any] | None:
 def _tools(model: Any) -> tuple[Any, Any, Any]:
     comp = getattr(model, "compiler", None)
     env = getattr(model, "env", None)
-    node_of = getattr(model, "_expr_node", None)
+    node_of = getattr(model, "expr_node", None)
     if comp is None or env is None or node_of is None:
         raise Unsupported("the model offers no compiler")
     return comp, env, node_of

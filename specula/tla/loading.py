@@ -10,7 +10,7 @@ from typing import Iterable
 
 from specula.diagnostics import JSON_SCHEMA, Diagnostic
 from specula.errors import InputError, SpecError
-from specula.tla.modules import Spec, _parse_cached, dedupe, resolve_text
+from specula.tla.modules import Spec, parse_cached, dedupe, resolve_text
 from specula.tla.semantic import check_spec
 
 __all__ = ["load", "load_text", "check_syntax", "SyntaxReport"]
@@ -31,7 +31,7 @@ def _check_root_name(text: str, p: Path) -> None:
     """SANY refuses a file whose top-level module is named differently (E206)."""
     if p.suffix != ".tla":
         return
-    module = _parse_cached(text, str(p))[0]
+    module = parse_cached(text, str(p))[0]
     if module.name and module.name != p.stem:
         sp = module.span
         raise SpecError([Diagnostic(

@@ -348,14 +348,14 @@ class Model:
         self._runs[action](state, [UNSET] * len(self.variables), self.compiler.frame)
         return [t for _, t in res]
 
-    def _expr_node(self, name_or_expr: str) -> Any:
+    def expr_node(self, name_or_expr: str) -> Any:
         text = name_or_expr.strip()
         if text in self.root.names or (text.isidentifier() and text not in ("TRUE", "FALSE")):
             return A.Name(text)
         return parse_expression(text)
 
     def compile_state_predicate(self, name_or_expr: str, boolean: bool = True) -> Callable[[State], Any]:
-        node = self._expr_node(name_or_expr)
+        node = self.expr_node(name_or_expr)
         fn, _ = self.compiler.expr(node, self.env)
         e = self.compiler.frame
         label = name_or_expr
@@ -382,7 +382,7 @@ class Model:
         remember the values of that variable they hold for (by identity: the checker interns
         stored states, so an unchanged or recurring value is the same object). Most successors
         change few variables, so most conjuncts of a TypeOK are not re-evaluated."""
-        node = self._expr_node(name_or_expr)
+        node = self.expr_node(name_or_expr)
         c = self.compiler
         conjuncts: list[tuple[Any, Env]] = []
         seen: set[int] = set()
@@ -457,7 +457,7 @@ class Model:
     def compile_alias(self, name_or_expr: str) -> Callable[[State, State], Any]:
         """TLC's ALIAS: a record computed from a trace state and the next one (primed variables),
         printed instead of the variables."""
-        node = self._expr_node(name_or_expr)
+        node = self.expr_node(name_or_expr)
         fn, _ = self.compiler.expr(node, self.env)
         e = self.compiler.frame
 
@@ -472,7 +472,7 @@ class Model:
         return alias
 
     def compile_action_predicate(self, name_or_expr: str) -> Callable[[State, State], bool]:
-        node = self._expr_node(name_or_expr)
+        node = self.expr_node(name_or_expr)
         fn, _ = self.compiler.expr(node, self.env)
         e = self.compiler.frame
 
@@ -511,7 +511,7 @@ class Model:
         return diags
 
     def evaluate(self, expr_text: str, state: State | dict | None = None) -> Any:
-        node = self._expr_node(expr_text)
+        node = self.expr_node(expr_text)
         fn, _ = self.compiler.expr(node, self.env)
         if isinstance(state, dict):
             state = tuple(from_python(state[v]) if not _is_value(state[v]) else state[v] for v in self.variables)

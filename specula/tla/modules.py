@@ -30,6 +30,7 @@ __all__ = [
     "resolve_text",
     "finish",
     "dedupe",
+    "parse_cached",
     "STDLIB_DIR",
     "STANDARD_MODULES",
 ]
@@ -124,7 +125,7 @@ class Spec:
 
 
 @functools.lru_cache(maxsize=128)
-def _parse_cached(text: str, file: str) -> tuple[ast.Module, ...]:
+def parse_cached(text: str, file: str) -> tuple[ast.Module, ...]:
     """Parsed modules of a file's text (ASTs are immutable, so repeated loads of an unchanged
     spec — the agent and the phases load the same text many times — skip the parser)."""
     return tuple(parse_modules(text, file))
@@ -183,7 +184,7 @@ class _Loader:
                     self.error("E201", f"cannot read module {name}: {exc}", span)
                     return None
                 try:
-                    modules = _parse_cached(text, str(path))
+                    modules = parse_cached(text, str(path))
                 except SpecError as exc:
                     self.diags.extend(exc.diagnostics())
                     self.sources[str(path)] = text
@@ -450,7 +451,7 @@ def dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 def resolve_text(text: str, file: str = "<spec>", search_path: Iterable[str | Path] = (),
                  root_dir: str | Path | None = None) -> Spec:
     """The ``Spec`` of spec text (modules are searched in ``root_dir``), before the semantic checks."""
-    modules = _parse_cached(text, file)
+    modules = parse_cached(text, file)
     module = modules[0]
     loader = _Loader(Path(root_dir) if root_dir is not None else Path(file).resolve().parent, search_path)
     for extra in modules[1:]:  # further modules in the same file, available by name

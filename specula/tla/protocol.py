@@ -1,17 +1,25 @@
-"""What a search (``checker.check``, ``simulate.simulate``, the liveness checks) uses of a model:
-:class:`ModelProtocol`, and the :class:`ActionInfo` each action of Next is described by.
+"""What a search (``checker.check``, ``simulate.simulate``, ``plan.prepare``, ``symmetry``, the
+liveness checks) uses of a model: :class:`ModelProtocol`, and the :class:`ActionInfo` each action
+of Next is described by.
 
-``specula.tla.Model`` implements it; a test or a tool may hand the search any object that does.
-Optional hooks, looked up with ``getattr`` by the checker: ``state_key(state)`` (a custom
-fingerprint key), ``has_behavior`` (False for constant-only models), ``classify_property(name)``.
+``specula.tla.Model`` implements every member but ``classify_property``; a test or a tool may
+hand the search any object that implements the members not named in :data:`OPTIONAL` (the
+search does without those, as said there). tests/tla/checker/test_model_protocol.py checks that every
+member the search reads is named here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
 
-__all__ = ["ActionInfo", "ModelProtocol", "State"]
+if TYPE_CHECKING:
+    from specula.tla.cfg import ModelConfig
+    from specula.tla.compile import Compiler, Env
+    from specula.tla.compile.runtime import TLCRuntime
+    from specula.tla.modules import Spec
+
+__all__ = ["ActionInfo", "ModelProtocol", "OPTIONAL", "State"]
 
 State = tuple  # one value per variable, in ``variables`` order
 
@@ -34,20 +42,33 @@ class ActionInfo:
 class ModelProtocol(Protocol):
     """Every member the search reads (see docs/checker.md)."""
 
+    # ---- the state space ---------------------------------------------------------------------
     variables: tuple[str, ...]
-    actions: list[ActionInfo]
-    spec: Any  # the loaded Spec (module names for labels)
-    cfg: Any  # the ModelConfig the model was built with
-    env: Any  # compile-time environment of the root module (liveness compiles formulas in it)
-    compiler: Any  # the Compiler (liveness compiles temporal formulas with it)
-    runtime: Any  # TLCRuntime: TLCGet/TLCSet state the search fills in
-    next_name: Any  # the next-state relation's AST (None for a constant-only spec)
-    has_view: bool  # a VIEW is declared
-    symmetry_perms: list  # SYMMETRY permutations (empty: none)
+    actions: list[ActionInfo]  # the actions of Next, in TLC's order (coverage rows)
+    cfg: ModelConfig  # the configuration the model was built with (when check gets none)
 
     def init_states(self) -> Iterator[State]: ...
 
-    def next_states(self, state: State) -> Iterator[tuple[int, State]]: ...
+    def next_states(self, state: State) -> Iterator[tuple[int, State]]: ...  # (action index, state)
+
+    def check_assumes(self) -> list[Any]: ...  # diagnostics of the false ASSUMEs
+
+    # ---- what is checked ---------------------------------------------------------------------
+    def compile_state_predicate(self, name_or_expr: str) -> Callable[[State], Any]: ...
+
+    def compile_action_predicate(self, name_or_expr: str) -> Callable[[State, State], bool]: ...
+
+    def compile_invariant(self, name_or_expr: str) -> Callable[[State], bool]: ...
+
+    def compile_alias(self, name_or_expr: str) -> Callable[[State, State], Any]: ...
+
+    def evaluate(self, expr_text: str, state: State | dict | None = None) -> Any: ...
+
+    def classify_property(self, name: str) -> list[tuple[str, Callable | None]] | None: ...
+
+    # ---- identity of a state -----------------------------------------------------------------
+    has_view: bool  # a VIEW is declared
+    symmetry_perms: list  # SYMMETRY permutations (empty: none)
 
     def view(self, state: State) -> Any: ...
 
@@ -55,18 +76,37 @@ class ModelProtocol(Protocol):
 
     def intern_state(self, state: State) -> State: ...
 
+    # ---- reports -----------------------------------------------------------------------------
+    spec: Spec  # the loaded modules (their texts give TLC's string order)
+
     def step_label(self, action: int, pre: State, post: State) -> str: ...
 
-    def evaluate(self, expr_text: str, state: State | dict | None = None) -> Any: ...
+    # ---- temporal properties (liveness) and TLCGet -------------------------------------------
+    compiler: Compiler  # compiles the temporal formulas
+    env: Env  # compile-time environment of the root module
+    next_name: Any  # the next-state relation's AST (None for a constant-only spec)
+    runtime: TLCRuntime  # TLCGet/TLCSet state the search fills in
 
-    def compile_state_predicate(self, name_or_expr: str) -> Callable[[State], Any]: ...
+    def expr_node(self, name_or_expr: str) -> Any: ...  # the AST of a definition's name or an expression
 
-    def compile_invariant(self, name_or_expr: str) -> Callable[[State], bool]: ...
 
-    def compile_action_predicate(self, name_or_expr: str) -> Callable[[State, State], bool]: ...
-
-    def compile_alias(self, name_or_expr: str) -> Callable[[State, State], Any]: ...
-
-    def check_assumes(self) -> list[Any]: ...
-
-    def _expr_node(self, name_or_expr: str) -> Any: ...
+# Members a hand-written model may leave out, and what the search does then.
+OPTIONAL: dict[str, str] = {
+    "compile_invariant": "invariants are compiled with compile_state_predicate",
+    "compile_alias": "ALIAS is ignored",
+    "evaluate": "POSTCONDITION holds",
+    "classify_property": "properties are classified with compiler/env/expr_node (Model leaves it out)",
+    "has_view": "no VIEW",
+    "symmetry_perms": "no SYMMETRY",
+    "view": "no VIEW",
+    "permute": "no SYMMETRY",
+    "intern_state": "states are stored as generated",
+    "spec": "strings are ordered by first sight",
+    "step_label": "error-trace steps are labelled with the action's name",
+    "compiler": "every temporal property is left 'not checked'",
+    "env": "every temporal property is left 'not checked'",
+    "next_name": "fairness conditions are evaluated without matching them to the model's actions",
+    "runtime": "TLCGet/TLCSet are not filled in",
+    "expr_node": "every temporal property is left 'not checked'",
+    "check_assumes": "no ASSUME",
+}

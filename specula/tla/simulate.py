@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from specula.errors import EvalError
-from specula.tla.checker import ActionCoverage, Limits, _cfg_of, _key_function, _Plan, set_tlc_config
+from specula.tla.plan import ActionCoverage, prepare
 
 __all__ = ["SimError", "SimResult", "simulate"]
 
@@ -80,31 +80,27 @@ def simulate(
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
-    cfg = _cfg_of(model, cfg)
     t0 = time.monotonic()
-    actions = list(getattr(model, "actions", []) or [])
-    coverage = [
-        ActionCoverage(i, getattr(a, "name", str(a)), getattr(a, "label", getattr(a, "name", str(a))))
-        for i, a in enumerate(actions)
-    ]
+    prep = prepare(model, cfg, mode="simulate", check_deadlock=check_deadlock)
+    coverage = prep.coverage
     labels = [c.label for c in coverage]
-    variables = tuple(getattr(model, "variables", ()))
-    res = SimResult(seed=seed, coverage=coverage, variables=variables)
-    set_tlc_config(model, cfg, check_deadlock, "simulate")
+    res = SimResult(seed=seed, coverage=coverage, variables=prep.variables)
+    if prep.error is not None:
+        res.errors.append(SimError("error", str(prep.error), None, [], 0, prep.error.span))
+        return res
+    if prep.diagnostics:
+        diag = prep.diagnostics[0]
+        res.errors.append(SimError("assumption", getattr(diag, "message", str(diag)), None, [], 0))
+        return res
+    plan, key = prep.plan, prep.key
     try:
-        plan = _Plan.build(model, cfg, Limits(check_deadlock=check_deadlock))
-        diags = list(model.check_assumes()) if hasattr(model, "check_assumes") else []
-        if diags:
-            res.errors.append(SimError("assumption", getattr(diags[0], "message", str(diags[0])), None, [], 0))
-            return res
-        inits = list(model.init_states())
+        inits = list(model.init_states()) if plan is not None else []  # None: a constant-only model
     except EvalError as exc:
         res.errors.append(SimError("error", str(exc), None, [], 0, exc.span))
         return res
-    if not inits:
+    if not inits or plan is None:
         res.message = "no initial state"
         return res
-    key = _key_function(model, None)
     seen: set = set()
 
     def in_model(pre: State | None, st: State) -> bool:

@@ -23,7 +23,7 @@ from typing import Iterator
 
 from specula.errors import TraceError
 
-__all__ = ["MPCal", "Macro", "Archetype", "Param", "Instance", "Stmt", "parse_mpcal"]
+__all__ = ["MPCal", "Macro", "Archetype", "Param", "Instance", "Stmt", "parse_mpcal", "split_top"]
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def _block(text: str, open_at: int) -> tuple[str, int]:
     raise TraceError(f"MPCal: unclosed {text[open_at]!r} at offset {open_at}")
 
 
-def _split_top(text: str, sep: str) -> list[str]:
+def split_top(text: str, sep: str) -> list[str]:
     """Split ``text`` at ``sep`` characters outside brackets and strings."""
     out, depth, last = [], 0, 0
     for i, c in _code(text):
@@ -200,7 +200,7 @@ def _stmts(text: str) -> tuple[Stmt, ...]:
             j = _skip_ws(text, i + 4)
             inner, j = _block(text, j)
             binds = []
-            for part in _split_top(inner, ","):
+            for part in split_top(inner, ","):
                 m = re.match(r"\s*([A-Za-z_]\w*)\s*(=|\\in)\s*(.*)$", part, re.S)
                 if not m:
                     raise TraceError(f"MPCal: cannot read the with binding {part.strip()!r}")
@@ -296,7 +296,7 @@ def parse_mpcal(spec_text: str) -> MPCal:
     for m in re.finditer(r"archetype\s+(\w+)\s*\(", src):
         params_text, j = _block(src, m.end() - 1)
         params = []
-        for p in _split_top(params_text, ","):
+        for p in split_top(params_text, ","):
             p = re.sub(r"\\\*[^\n]*", "", p).strip()
             if not p:
                 continue
@@ -309,7 +309,7 @@ def parse_mpcal(spec_text: str) -> MPCal:
     instances: list[Instance] = []
     for m in re.finditer(r"process\s*\(\s*(\w+)\s*(?:\\in|=)[^)]*\)\s*==\s*instance\s+(\w+)\s*\(", src):
         args_text, j = _block(src, m.end() - 1)
-        args = [re.sub(r"\\\*[^\n]*", "", a).strip() for a in _split_top(args_text, ",")]
+        args = [re.sub(r"\\\*[^\n]*", "", a).strip() for a in split_top(args_text, ",")]
         args = [a for a in args if a]
         tail, _ = _until_semicolon(src, j)
         arch = archetypes.get(m.group(2))
@@ -334,7 +334,7 @@ def _declared_names(head: str) -> list[str]:
     if not m:
         return []
     names = []
-    for decl in _split_top(m.group(1).replace(";", ","), ","):
+    for decl in split_top(m.group(1).replace(";", ","), ","):
         dm = re.match(r"\s*([A-Za-z_]\w*)", decl)
         if dm:
             names.append(dm.group(1))
