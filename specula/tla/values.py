@@ -452,9 +452,9 @@ class Product(LazySet):
         )
 
     def __iter__(self) -> Iterator[tuple]:
-        # TLC's order: the first component varies fastest
-        rev = [ordered(to_frozenset(s)) for s in reversed(self.sets)]
-        return (t[::-1] for t in itertools.product(*rev))
+        # TLC's order (SetOfTuplesValue, and its normalized order of tuples): the last component
+        # varies fastest, each component in TLC's order of values
+        return itertools.product(*[ordered(to_frozenset(s)) for s in self.sets])
 
     def __len__(self) -> int:
         n = 1

@@ -42,7 +42,8 @@ class Binders:
 
     @staticmethod
     def iter_binders(binders: list, s: Any, n: Any, e: list, sort: bool = False):
-        """Generator setting the bound slots for each combination."""
+        """Generator setting the bound slots for each combination, the first bound varying fastest
+        (TLC's ContextEnumerator: ``\\E a \\in {1, 2}, b \\in {3, 4}`` tries a = 1, 2 with b = 3 first)."""
         doms = []
         for ks, is_tuple, dfn, span in binders:
             d = dfn(s, n, e)
@@ -51,6 +52,7 @@ class Binders:
             except ValueFault as exc:
                 raise EvalError(str(exc), span) from None
             doms.append((ks, is_tuple, ordered(els) if sort else list(els)))
+        doms.reverse()
         for combo in itertools.product(*[d[2] for d in doms]):
             for (ks, is_tuple, _), v in zip(doms, combo):
                 if is_tuple:

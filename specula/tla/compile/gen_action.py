@@ -134,18 +134,26 @@ class ActionGenerator:
                         k(assigned, ind + 1) or [pad + "    pass"])
                 return self._guard(node, env, assigned, k, ind)
             lines: list[str] = []
+            loops: list[str] = []
             cur = env
-            depth = ind
             for b in node.bounds:
                 if b.tuple or b.domain is None:
                     raise _Abort
                 dsrc = self.expr(b.domain, env)
                 for nm in b.names:
                     slot = c.new_slot()
-                    lines.append("    " * depth + f"for e[{slot}] in _qo({dsrc}):")
+                    if len(node.bounds) == 1 and len(b.names) == 1:
+                        loops.append(f"for e[{slot}] in _qo({dsrc}):")
+                    else:
+                        # the domains are evaluated first, then enumerated with the first bound
+                        # varying fastest (TLC's ContextEnumerator)
+                        dom = self._tmp()
+                        lines.append(f"{pad}{dom} = _qo({dsrc})")
+                        loops.append(f"for e[{slot}] in {dom}:")
                     cur = cur.bind({nm: ("slot", slot)})
-                    depth += 1
-            return lines + self.act(node.body, cur, assigned, k, depth)
+            loops.reverse()
+            lines += ["    " * (ind + j) + lp for j, lp in enumerate(loops)]
+            return lines + self.act(node.body, cur, assigned, k, ind + len(loops))
         if isinstance(node, A.If):
             cond = self.expr(node.cond, env)
             return ([f"{pad}if _truth({cond}):"] + (self.act(node.then, env, assigned, k, ind + 1) or [pad + "    pass"])
