@@ -79,6 +79,13 @@ def import_graph() -> dict[str, set[str]]:
                     t = t.rsplit(".", 1)[0] if "." in t else ""
                 if t and t != name:
                     edges[name].add(t)
+                    # importing a.b.c runs a/b/__init__.py first: an edge to each package on the
+                    # way that is not one of the importer's own (those are already under way)
+                    parts = t.split(".")
+                    for i in range(2, len(parts)):
+                        pkg_t = ".".join(parts[:i])
+                        if pkg_t in mods and not (name == pkg_t or name.startswith(pkg_t + ".")):
+                            edges[name].add(pkg_t)
                     break  # `from x import y`: y itself when it is a module, else x
     return edges
 
@@ -214,3 +221,37 @@ def test_simulate_shares_the_plan_and_not_the_checker() -> None:
     edges = import_graph()
     assert "specula.tla.checker" not in edges["specula.tla.simulate"]
     assert {"specula.tla.plan"} <= edges["specula.tla.simulate"] & edges["specula.tla.checker"]
+
+
+def unexplained_lazy_imports(paths: list[Path], root: Path = PACKAGE.parent) -> list[str]:
+    """Imports inside a function (not under ``if TYPE_CHECKING:``) without a comment — on the
+    line, or right above the group of imports it belongs to — saying why they are not at
+    module level (start-up time, an optional or platform-only dependency)."""
+    bad = []
+    for path in paths:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in _runtime_nodes(_parse(path)):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or node.col_offset == 0:
+                continue
+            i = node.lineno - 1
+            if "#" in lines[i]:
+                continue
+            j = i - 1
+            while j >= 0 and lines[j].strip().startswith(("import ", "from ")):
+                j -= 1
+            if j < 0 or not lines[j].strip().startswith("#"):
+                bad.append(f"{path.relative_to(root)}:{node.lineno} {lines[i].strip()}")
+    return bad
+
+
+def test_lazy_imports_in_tla_say_why() -> None:
+    bad = unexplained_lazy_imports(sorted((PACKAGE / "tla").rglob("*.py")))
+    assert not bad, "hoist these to module level, or say in a comment why they must stay lazy:\n" + "\n".join(bad)
+
+
+def test_the_lazy_import_check_finds_an_unexplained_one(tmp_path: Path) -> None:
+    src = tmp_path / "m.py"
+    src.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from x import Y\n\n"
+                   "def f():\n    import json\n\ndef g():\n    # lazy: slow to import\n    import a\n    import b\n\n"
+                   "def h():\n    import c  # lazy: optional\n", encoding="utf-8")
+    assert unexplained_lazy_imports([src], tmp_path) == ["m.py:6 import json"]

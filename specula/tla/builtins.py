@@ -132,8 +132,6 @@ def _select_seq(s: Any, test: Callable) -> Any:
 
 
 def _sort_seq(s: Any, lt: Callable) -> Any:
-    import functools
-
     def cmp(a: Any, b: Any) -> int:
         if lt(a, b) is True:
             return -1
@@ -436,6 +434,7 @@ def native_for(module: str | None, name: str) -> Native | None:
 @functools.lru_cache(maxsize=None)
 def _community_native(module: str | None, name: str) -> Native | None:
     """The community modules' natives (specula/tla/natives_community.py), keyed by module."""
+    # lazy: the natives module costs ~25 ms (CPU) to import, paid only by specs using community modules
     from specula.tla.natives_community import COMMUNITY_NATIVES
 
     spec = COMMUNITY_NATIVES.get((module or "", name))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from specula.errors import ConfigError
+from specula.tla.semantic.levels import expression_level
 
 __all__ = ["CfgModelValue", "ModelConfig", "parse_cfg", "load_cfg", "check_cfg_names", "CFG_KEYWORDS"]
 
@@ -365,8 +366,6 @@ def _level(d: object) -> int:
     if body is None:
         return 0
     try:
-        from specula.tla.semantic.levels import expression_level
-
         return expression_level(body, getattr(d, "scope", None))
     except Exception:  # the level pass reports its own errors elsewhere; never block on it here
         return 0

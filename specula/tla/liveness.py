@@ -33,7 +33,6 @@ edges' action labels when A is Next or one split action, else by running A once 
 from __future__ import annotations
 
 import functools
-
 import time
 from array import array
 from collections import deque
@@ -41,7 +40,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from specula.errors import EvalError
+from specula.tla import ast as A
+from specula.tla import liveness_ltl as L
+from specula.tla.compile import PRIME
 from specula.tla.liveness_product import FairEval, ProductSearch, make_fair
+from specula.tla.values import enumerate_set, ordered
 
 __all__ = ["Obligation", "Fair", "Graph", "LivenessResult", "liveness_plan", "check_liveness"]
 
@@ -131,8 +134,6 @@ class Unsupported(Exception):
 def unfold_definition(comp: Any, node: Any, env: Any) -> tuple[Any, Any] | None:
     """A zero-argument reference to a user definition (also ``I!Op``) -> (its body, the env of
     the body), or None when ``node`` is anything else."""
-    from specula.tla import ast as A
-
     try:
         if isinstance(node, A.OpApp) and node.prefix and not node.args:
             op, ienv = comp.instance_op(node, env)
@@ -165,8 +166,6 @@ _TEMPORAL_OPS = frozenset({"[]", "<>", "~>", "-+->"})
 
 def has_temporal(comp: Any, node: Any, env: Any, _seen: set | None = None, _depth: int = 0) -> bool:
     """Whether ``node`` (through the definitions it uses) contains a temporal operator."""
-    from specula.tla import ast as A
-
     seen = _seen if _seen is not None else set()
     if _depth > 200:
         return False
@@ -201,9 +200,6 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str], general_only: bool
     """Obligations for the temporal parts of the named properties, the spec's fairness, and for
     each property that cannot be handled the reason (it stays "not checked"). ``general_only``
     sends every property through the tableau (used to test the direct patterns against it)."""
-    from specula.tla import ast as A
-    from specula.tla.compile import PRIME
-
     comp, env0, node_of = _tools(model)
     frame = comp.frame
     obligations: list[Obligation] = []
@@ -235,8 +231,6 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str], general_only: bool
 
     def expand_quant(node: Any, env: Any) -> list[Any]:
         """\\A x \\in S : body -> one env per binding (constant-level domains only)."""
-        from specula.tla.values import enumerate_set, ordered
-
         envs = [env]
         for b in node.bounds:
             if b.domain is None or b.tuple:
@@ -259,8 +253,6 @@ def liveness_plan(model: Any, cfg: Any, names: Iterable[str], general_only: bool
     def general(prop: str, node: Any, env: Any, assume: list | None = None) -> Obligation:
         """Any other temporal formula: the tableau of its negation (liveness_ltl), conjoined
         with the SPECIFICATION's other temporal assumptions."""
-        from specula.tla import liveness_ltl as L
-
         if not translator:
             translator.append(L.Translator(model, make_fair))
         tr = translator[0]
@@ -380,9 +372,6 @@ def spec_fairness(model: Any, cfg: Any, extras: list | None = None) -> list[Fair
     """WF/SF conjuncts of the SPECIFICATION (through definitions, operators with arguments and
     \\A quantifiers). Other temporal conjuncts (not Init, not [][Next]_v) are appended to
     ``extras`` as (node, env): they constrain the behaviors like fairness does."""
-    from specula.tla import ast as A
-    from specula.tla import liveness_ltl as L
-
     name = getattr(cfg, "specification", None)
     if not name:
         return []
@@ -406,8 +395,6 @@ def spec_fairness(model: Any, cfg: Any, extras: list | None = None) -> list[Fair
         if isinstance(node, A.OpApp) and node.name == "[]" and not node.prefix and isinstance(node.args[0], A.BoxAction):
             return
         if isinstance(node, A.Quant) and node.kind == "A" and tr.is_temporal(node.body, env):
-            from specula.tla.values import enumerate_set, ordered
-
             envs = [env]
             for b in node.bounds:
                 if b.domain is None or b.tuple:

@@ -18,6 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from specula.tla import ast as A
+from specula.tla.compile import PRIME
+from specula.tla.values import enumerate_set, ordered, tla_eq
+
 __all__ = ["Atom", "Tableau", "Unsupported", "Translator", "tableau", "neg"]
 
 TRUE = ("T",)
@@ -109,8 +113,6 @@ class Translator:
 
     # ---------------------------------------------------------------- atoms
     def atom(self, node: Any, env: Any, positive: bool = True) -> tuple:
-        from specula.tla.compile import PRIME
-
         fn, deps = self.comp.expr(node, env)
         frame = self.frame
         key = (id(node), id(env))
@@ -126,9 +128,6 @@ class Translator:
 
     def enabled_atom(self, angle: Any, env: Any) -> tuple:
         """ENABLED <<A>>_v: A run as an action from the state, a successor with v' # v."""
-        from specula.tla import ast as A
-        from specula.tla.values import tla_eq
-
         key = ("enabled", id(angle.action), id(angle.sub), id(env))
         aid = self._atom_ids.get(key)
         if aid is None:
@@ -158,8 +157,6 @@ class Translator:
     # ---------------------------------------------------------------- unfolding
     def unfold(self, node: Any, env: Any) -> tuple[Any, Any] | None:
         """One definition step: a name or operator application -> its body (with bindings)."""
-        from specula.tla import ast as A
-
         comp = self.comp
         try:
             if isinstance(node, A.OpApp) and node.prefix:
@@ -195,8 +192,6 @@ class Translator:
         return base.bind(binds)
 
     def is_temporal(self, node: Any, env: Any, depth: int = 0, seen: set | None = None) -> bool:
-        from specula.tla import ast as A
-
         seen = seen if seen is not None else set()
         if depth > 60:
             return False
@@ -219,8 +214,6 @@ class Translator:
 
     # ---------------------------------------------------------------- translation
     def translate(self, node: Any, env: Any, depth: int = 0) -> tuple:
-        from specula.tla import ast as A
-
         if depth > 200:
             raise Unsupported("temporal formula nested too deeply")
         d = depth + 1
@@ -285,8 +278,6 @@ class Translator:
         return self.atom(node, env)
 
     def _quant(self, node: Any, env: Any, depth: int) -> tuple:
-        from specula.tla.values import enumerate_set, ordered
-
         envs = [env]
         for b in node.bounds:
             if b.domain is None or b.tuple:

@@ -18,7 +18,8 @@ from collections import deque
 from typing import Any, Callable
 
 from specula.errors import EvalError
-from specula.tla.compile import Unassigned
+from specula.tla import ast as A
+from specula.tla.compile import UNSET, Unassigned
 from specula.tla.liveness_ltl import Atom, Tableau
 from specula.tla.values import tla_eq
 
@@ -30,8 +31,6 @@ def action_labels(model: Any, action: Any, env: Any) -> frozenset[int] | None:
 
     ``frozenset()`` with every index when ``action`` is the next-state relation itself; the one
     split action with that name when it has no \\E-split parameters."""
-    from specula.tla import ast as A
-
     if model is None or not isinstance(action, (A.Name, A.OpApp)) or getattr(action, "args", ()) \
             or getattr(action, "prefix", ()) or action.name in env.locals:
         return None
@@ -53,9 +52,6 @@ def make_fair(cls: type, comp: Any, kind: str, action: Any, sub: Any, env: Any, 
     evaluates ``<<A>>_v`` on a pair of states; ``succ`` enumerates the successors of A from a
     state (like the next-state relation, exact ENABLED, one run per state instead of one
     evaluation per edge); ``sub`` evaluates v."""
-    from specula.tla import ast as A
-    from specula.tla.compile import UNSET, Unassigned
-
     frame = comp.frame
     fn, _ = comp.expr(A.AngleAction(action, sub), env)
     step = lambda s, t, fn=fn: fn(s, t, frame) is True  # noqa: E731

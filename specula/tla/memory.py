@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 
 __all__ = ["rss_bytes", "machine_bytes", "default_max_memory", "parse_memory", "DEFAULT_FRACTION"]
 
@@ -20,8 +21,7 @@ def rss_bytes() -> int:
         with open("/proc/self/statm", "rb") as fh:
             return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError, AttributeError):
-        import resource
-        import sys
+        import resource  # lazy: a Unix-only module, needed only where there is no /proc
 
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return peak if sys.platform == "darwin" else peak * 1024

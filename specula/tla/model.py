@@ -7,13 +7,18 @@ predicates, VIEW, SYMMETRY, ASSUME checking, ad-hoc evaluation and ``check_step`
 
 from __future__ import annotations
 
+import itertools
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from specula.diagnostics import Diagnostic
 from specula.errors import EvalError, SpecError
 from specula.tla import ast as A
 from specula.tla.protocol import ActionInfo
 from specula.tla.step import check_step
 from specula.tla.compile import PRIME, UNSET, CompileError, Compiler, Env, OpVal, Unassigned
+from specula.tla.compile.gen_action import ActionGenerator
+from specula.tla.syntax import parse_module
 from specula.tla.values import (
     Fn,
     ModelValue,
@@ -141,8 +146,6 @@ class Model:
         run = self.compiler.action(self.init_name, ienv, fin)
         fast = None
         if self.compiler.gen is not None:
-            from specula.tla.compile.gen_action import ActionGenerator
-
             fast = ActionGenerator(self.compiler).build(self.init_name, ienv, nv, names, out, -1, "Init", span, run,
                                                         init=True)
         self._init_run = fast or run
@@ -170,8 +173,6 @@ class Model:
             run = self.compiler.action(node, env, fin)
             fast = None
             if self.compiler.gen is not None:
-                from specula.tla.compile.gen_action import ActionGenerator
-
                 fast = ActionGenerator(self.compiler).build(node, env, nv, names, out, idx, name, span, run)
             cores.append(fast or run)
             self._runs.append(_with_binders(fast or run, binders, self.compiler.frame))
@@ -591,8 +592,6 @@ def _with_binders(run: Callable, binders: list, frame: list | None = None) -> Ca
 
         return one
     else:
-        import itertools
-
         combos = list(itertools.product(*[b[2] for b in binders]))
     ks = [b[1] for b in binders]
     if len(ks) == 2:
@@ -786,8 +785,6 @@ def _end_span(node: Any) -> Any:
 
 
 def _module_of(span: Any) -> str:
-    from pathlib import Path
-
     return Path(getattr(span, "file", "") or "spec").stem
 
 
@@ -873,8 +870,6 @@ def _is_value(v: Any) -> bool:
 
 
 def _diag(message: str, span: Any = None) -> Any:
-    from specula.diagnostics import Diagnostic
-
     if span is not None and getattr(span, "line", 0):
         return Diagnostic("error", "E500", message, span.file, span.line, span.col, span.end_line, span.end_col)
     return Diagnostic("error", "E500", message)
@@ -882,8 +877,6 @@ def _diag(message: str, span: Any = None) -> Any:
 
 def parse_expression(text: str) -> Any:
     """Parse a standalone TLA+ expression with the front end."""
-    from specula.tla.syntax import parse_module
-
     mod = parse_module(f"---- MODULE __Expr__ ----\n__Expr__ ==\n  {text}\n====\n", "<expr>")
     for u in mod.units:
         if isinstance(u, A.OpDef) and u.name == "__Expr__":

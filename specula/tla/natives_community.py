@@ -10,13 +10,19 @@ a Python callable.  Errors are :class:`ValueFault` (the compiler adds the span).
 
 from __future__ import annotations
 
+import decimal
 import functools
+import gzip
+import itertools
+import json
 import math
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from specula.errors import EvalError
 from specula.tla.values import (
     Fn,
     LazyFn,
@@ -24,11 +30,15 @@ from specula.tla.values import (
     ModelValue,
     ValueFault,
     enumerate_set,
+    fingerprint,
     format_value,
+    from_python,
+    is_set,
     make_fn,
     make_record,
     ordered,
     tla_eq,
+    to_json,
     type_name,
 )
 from specula.tla.operators import fn_items
@@ -181,8 +191,6 @@ def _product_bag(b: Any) -> int:
 
 
 def _ksubset(k: Any, S: Any) -> frozenset:
-    import itertools
-
     k = _int(k)
     els = ordered(_set(S))
     if k < 0 or k > len(els):
@@ -246,14 +254,10 @@ def _sub(s: tuple | str, i: int, j: int) -> tuple | str:
 
 
 def _set_to_seqs(S: Any) -> frozenset:
-    import itertools
-
     return frozenset(tuple(p) for p in itertools.permutations(ordered(_set(S))))
 
 
 def _set_to_all_k_permutations(S: Any) -> frozenset:
-    import itertools
-
     els = ordered(_set(S))
     return frozenset(p for k in range(len(els) + 1) for p in itertools.permutations(els, k))
 
@@ -311,8 +315,6 @@ def _longest_common_prefix(S: Any) -> tuple:
 
 
 def _all_sub_seqs(s: Any) -> frozenset:
-    import itertools
-
     s = _seq(s)
     return frozenset(tuple(s[i] for i in idx) for k in range(len(s) + 1)
                      for idx in itertools.combinations(range(len(s)), k))
@@ -636,8 +638,6 @@ def _tlc_string(v: Any) -> str:
 
 def _java_format(template: str, args: list[str]) -> str:
     """Java's String.format for %s-style conversions with string arguments (%n$s, %s, %%, %n)."""
-    import re
-
     out = []
     pos = 0
     implicit = 0
@@ -698,8 +698,6 @@ def _csv_write_record(record: Any, delim: Any, headers: Any, file: Any) -> bool:
 
 
 def _csv_read(columns: Any, delimiter: Any, file: Any) -> tuple:
-    import re
-
     names = [_str(c) for c in _seq(columns)]
     path = _str(file)
     if not os.path.exists(path):
@@ -732,8 +730,6 @@ def _csv_records(file: Any) -> int:
 
 def _node_id(v: Any) -> str:
     """A stable identifier of a node value for DOT (TLC uses its internal fingerprint)."""
-    from specula.tla.values import fingerprint
-
     return str(fingerprint(v) & 0x7FFFFFFFFFFFFFFF)
 
 
@@ -837,10 +833,6 @@ def _template(template: Any, params: Any) -> tuple:
 
 
 def _serialize(value: Any, dest: Any, options: Any) -> Any:
-    import json
-
-    from specula.tla.values import to_json
-
     path = _str(dest)
     fmt = _str(_field(options, "format")) if options.__class__ is Fn and "format" in options else "TXT"
     text = value if fmt == "TXT" and value.__class__ is str else (
@@ -856,10 +848,6 @@ def _serialize(value: Any, dest: Any, options: Any) -> Any:
 
 
 def _deserialize(src: Any, options: Any) -> Any:
-    import json
-
-    from specula.tla.values import from_python
-
     path = _str(src)
     fmt = _str(_field(options, "format")) if options.__class__ is Fn and "format" in options else "TXT"
     try:
@@ -902,9 +890,6 @@ def _decode(d: Any) -> Any:
 def _io_serialize(val: Any, file: Any, compress: Any) -> bool:
     """IOSerialize: the value to a file (specula's own JSON encoding; TLC writes Java's binary
     serialization, which specula does not read)."""
-    import gzip
-    import json
-
     path = _str(file)
     data = json.dumps({"specula-value": 1, "value": _encode(val)}).encode("utf-8")
     try:
@@ -916,9 +901,6 @@ def _io_serialize(val: Any, file: Any, compress: Any) -> bool:
 
 
 def _io_deserialize(file: Any, compressed: Any) -> Any:
-    import gzip
-    import json
-
     path = _str(file)
     try:
         with open(path, "rb") as fh:
@@ -952,8 +934,6 @@ def _java_int(d: Any) -> int:
 def _json_value(obj: Any, where: str) -> Any:
     """A decoded JSON value as TLA+: objects are records, arrays sequences, numbers 32-bit
     integers (fractions dropped), as TLC's Json module; null has no counterpart."""
-    import decimal
-
     c = obj.__class__
     if c is bool or c is str:
         return obj
@@ -967,9 +947,6 @@ def _json_value(obj: Any, where: str) -> Any:
 
 
 def _json_loads(text: str) -> Any:
-    import decimal
-    import json
-
     return json.loads(text, parse_float=decimal.Decimal)
 
 
@@ -995,8 +972,6 @@ def _ndjson_deserialize(name: Any) -> Any:
 def _read_json(path: str, _abspath: str, _mtime: int, _size: int) -> Any:
     """A JSON file's value (read once per version of the file: a trace spec refers to its log
     from many expressions, and the values are immutable)."""
-    import json
-
     try:
         with open(path, encoding="utf-8") as fh:
             return _json_value(_json_loads(fh.read()), path)
@@ -1008,8 +983,6 @@ def _read_json(path: str, _abspath: str, _mtime: int, _size: int) -> Any:
 
 @functools.lru_cache(maxsize=8)
 def _read_ndjson(path: str, _abspath: str, _mtime: int, _size: int) -> Any:
-    import json
-
     out = []
     try:
         with open(path, encoding="utf-8") as fh:
@@ -1025,8 +998,6 @@ def _read_ndjson(path: str, _abspath: str, _mtime: int, _size: int) -> Any:
 
 
 def _to_json_obj(v: Any) -> Any:
-    from specula.tla.values import is_set
-
     if v.__class__ in (bool, int, str):
         return v
     if v.__class__ is tuple:
@@ -1043,14 +1014,10 @@ def _to_json_obj(v: Any) -> Any:
 
 
 def _to_json(v: Any) -> str:
-    import json
-
     return json.dumps(_to_json_obj(v), separators=(",", ":"), ensure_ascii=False)
 
 
 def _json_serialize(name: Any, v: Any) -> bool:
-    import json
-
     path = _json_path(name)
     try:
         with open(path, "w", encoding="utf-8") as fh:
@@ -1061,8 +1028,6 @@ def _json_serialize(name: Any, v: Any) -> bool:
 
 
 def _ndjson_serialize(name: Any, v: Any) -> bool:
-    import json
-
     path = _json_path(name)
     try:
         with open(path, "w", encoding="utf-8") as fh:
@@ -1102,8 +1067,6 @@ def _tlc_model_value(s: Any) -> Any:
 
 
 def _tlc_fp(v: Any) -> int:
-    from specula.tla.values import fingerprint
-
     return fingerprint(v) & 0x7FFFFFFF
 
 
@@ -1111,8 +1074,6 @@ def _assert_error_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
     """AssertError(err, exp): TRUE when exp evaluates, or fails with the message err; a failure
     with another message is an assertion failure (TLC's messages are TLC's own: err must be
     specula's message for the same failure)."""
-    from specula.errors import EvalError
-
     f_err, d1 = c.expr(args[0], env)
     f_exp, d2 = c.expr(args[1], env)
 

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from specula.tla.checker import CheckResult, Progress
 from specula.tla.simulate import SimResult
-from specula.tla.values import tlc_string_order
+from specula.tla.values import format_value, tlc_string_order, to_json
 
 __all__ = [
     "CHECK_SCHEMA",
@@ -30,8 +30,6 @@ SIM_SCHEMA = "specula.simulate/1"
 
 def _fmt(v: Any) -> str:
     try:
-        from specula.tla.values import format_value
-
         return format_value(v)
     except Exception:  # toy models in tests use plain Python values
         if v is True:
@@ -43,8 +41,6 @@ def _fmt(v: Any) -> str:
 
 def _json_value(v: Any) -> Any:
     try:
-        from specula.tla.values import to_json
-
         return to_json(v)
     except Exception:
         if isinstance(v, (bool, int, str)) or v is None:
@@ -57,6 +53,8 @@ def _json_value(v: Any) -> Any:
 
 
 def _esc(text: str) -> str:
+    # lazy: rich.markup costs ~16 ms (CPU) to import and only the text renderers need it (not --json, nor the
+    # progress lines of the phases)
     from rich.markup import escape
 
     return escape(text)

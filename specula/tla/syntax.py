@@ -9,12 +9,14 @@ reports while parsing. Proofs, PlusCal algorithms and comments are parsed and dr
 from __future__ import annotations
 
 import functools
+import sys
 from bisect import bisect_right
 from typing import Callable, Iterable
 
 from specula.diagnostics import Diagnostic
 from specula.errors import SpecError
 from specula.tla import ast
+from specula.tla.longlines import split_long_lines
 from specula.tla.syntax_errors import find_syntax_errors
 from specula.tla.tree_parser import parser
 
@@ -124,8 +126,6 @@ class _Source:
 
     def split_long_lines(self) -> bool:
         """Parse a copy with very long lines broken (``longlines``); offsets are mapped back."""
-        from specula.tla.longlines import split_long_lines
-
         split = split_long_lines(self.orig)
         if split is None:
             return False
@@ -815,8 +815,6 @@ def _deepest_node(root) -> tuple[int, object]:
 
 def too_deep_diagnostic(depth: int, node, src: "_Source | None" = None) -> Diagnostic:
     """E103 at ``node`` (a tree-sitter node with ``src``, or an AST node with a span)."""
-    import sys
-
     sp = src.span(node) if src is not None else getattr(node, "span", None)
     where = dict(file=sp.file, line=sp.line or None, col=sp.col or None) if sp is not None else {}
     return Diagnostic("error", "E103", f"expression nested too deeply ({depth} levels here; specula's recursion "

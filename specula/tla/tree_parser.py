@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any
+
+import tree_sitter
+import tree_sitter_tlaplus
 
 __all__ = ["parser"]
 
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Any:
-    # imported here, not at module level: loading the grammar costs start-up time that commands
-    # which never parse TLA+ (e.g. `specula --help`) should not pay
-    import warnings
-
-    import tree_sitter
-    import tree_sitter_tlaplus
-
+    """The parser, built on first use (loading the grammar takes a moment)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         language = tree_sitter.Language(tree_sitter_tlaplus.language())

@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from specula.diagnostics import Diagnostic
+from specula.tla import ast
 from specula.tla.semantic.levels import levels
 from specula.tla.semantic.names import names
+from specula.tla.syntax import too_deep_diagnostic
 
 if TYPE_CHECKING:
     from specula.tla.modules import Spec
@@ -42,9 +44,6 @@ def check_spec(spec: "Spec") -> list[Diagnostic]:
 
 def _too_deep(spec: "Spec") -> Diagnostic:
     """E103 at the most deeply nested expression of the spec's own modules (found iteratively)."""
-    from specula.tla import ast
-    from specula.tla.syntax import too_deep_diagnostic
-
     best: tuple[int, ast.Node | None] = (0, None)
     for module in spec.modules.values():
         stack: list[tuple[ast.Node, int]] = [(module, 0)]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from specula.diagnostics import Diagnostic
 from specula.tla import ast
+from specula.tla.semantic.names import checked_scopes
 
 if TYPE_CHECKING:
     from specula.tla.modules import Definition, Scope, Spec
@@ -57,8 +58,6 @@ _VALUE_NODES = {ast.SetEnum: "a set {...}", ast.Tuple: "a tuple <<...>>"}
 
 
 def levels(spec: "Spec") -> list[Diagnostic]:
-    from specula.tla.semantic.names import checked_scopes
-
     diags: list[Diagnostic] = []
     cache: dict[int, tuple[int, frozenset[int], frozenset[int]]] = {}
     for scope in checked_scopes(spec):

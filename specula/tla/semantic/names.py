@@ -8,6 +8,7 @@ Definitions must precede their use (RECURSIVE declarations excepted); a function
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING, Callable
 
 from specula.diagnostics import Diagnostic
@@ -405,7 +406,5 @@ _MODULE_HINTS = {
 
 
 def _suggest(name: str, candidates: list[str]) -> str | None:
-    import difflib
-
     close = difflib.get_close_matches(name, [c for c in candidates if c.isidentifier()], n=1, cutoff=0.75)
     return close[0] if close else None
