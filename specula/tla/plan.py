@@ -187,9 +187,13 @@ _TOKEN = re.compile(r'\(\*.*?\*\)|\\\*[^\n]*|"((?:[^"\\]|\\.)*)"|([A-Za-z0-9_]*[
 
 
 def model_string_order(model: Any) -> StringOrder | None:
-    """TLC's UniqueString order (its token numbers) for ``model``, approximated: TLC's prelude,
-    the .cfg's words, the rest of the prelude, then identifiers and string literals in order of
-    first appearance in the root module's text, then in the other modules' texts; model values
+    """TLC's UniqueString order (its token numbers) for ``model``, approximated from how TLC 2.18
+    interns strings (measured): a few names at start-up, the .cfg's words, then SANY lexes the
+    identifiers of the root module (in text order), then of the modules it extends (TLC's
+    standard modules: ``TLC_PRELUDE``; the other modules in load order); string literals are
+    interned after all modules were parsed (semantic analysis: the extended modules' first, the
+    root module's last). So a record's fields sort by the first appearance of their names as
+    identifiers, and a string met only as a literal sorts after every identifier. Model values
     in the .cfg's order. None for toy models without a spec."""
     spec = getattr(model, "spec", None)
     sources: dict[str, str] = dict(getattr(spec, "sources", None) or {})
@@ -204,14 +208,21 @@ def model_string_order(model: Any) -> StringOrder | None:
         cfg_text = ""
     words += [m.group(2) or m.group(1) for m in _TOKEN.finditer(cfg_text) if (m.group(2) or m.group(1)) is not None]
     words += getattr(cfg, "model_values", None) or []
-    words += TLC_PRELUDE
     root = getattr(spec, "path", None)
     order = ([root] if root in sources else []) + [p for p in sources if p != root]
-    for path in order:
+    literals: list[list[str]] = []
+    for i, path in enumerate(order):
+        lits: list[str] = []
         for m in _TOKEN.finditer(sources[path]):
-            word = m.group(1) if m.group(1) is not None else m.group(2)
-            if word is not None:
-                words.append(word)
+            if m.group(2) is not None:
+                words.append(m.group(2))
+            elif m.group(1) is not None:
+                lits.append(m.group(1))
+        literals.append(lits)
+        if i == 0:
+            words += TLC_PRELUDE
+    for lits in literals[1:] + literals[:1]:
+        words += lits
     return StringOrder(words, getattr(cfg, "model_values", None) or [])
 
 

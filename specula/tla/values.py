@@ -735,10 +735,11 @@ def _tk(v: Any, so: StringOrder | None) -> tuple:
     if c is tuple:
         k = (4, len(v), tuple([_tk(x, so) for x in v]))
     elif c is Fn:
-        if all(x.__class__ is str for x in v):  # a record: field by field, name then value
-            pairs = [(_tk(n, so), _tk(x, so)) for n, x in v.items()]
-            # TLC compares (and prints) a record's fields in the order it was constructed with
-            k = (5, len(v), 0, tuple(pairs if so is not None else sorted(pairs)))
+        if all(x.__class__ is str for x in v):
+            # a record: TLC normalizes it (fields sorted by their names' order), then compares the
+            # names, then the values (RecordValue.compareTo)
+            pairs = sorted([(_tk(n, so), x) for n, x in v.items()], key=_first)
+            k = (5, len(v), 0, tuple([n for n, _ in pairs]), tuple([_tk(x, so) for _, x in pairs]))
         else:
             items = sorted([(_tk(d, so), x) for d, x in v.items()], key=_first)
             k = (5, len(v), 1, tuple([d for d, _ in items]), tuple([_tk(x, so) for _, x in items]))
@@ -1059,8 +1060,8 @@ def format_value(v: Any) -> str:
     if c is Fn:
         keys = ordered(v.keys())
         if all(k.__class__ is str for k in keys):
-            if _ORDER.get() is not None:  # TLC's order: a record keeps its fields as constructed
-                keys = list(v.keys())
+            # fields in TLC's string order (a record in a state is normalized: TLC prints
+            # [c |-> ..., type |-> ...] when c was interned first)
             return "[" + ", ".join(f"{k} |-> {format_value(v[k])}" for k in keys) + "]"
         return "(" + " @@ ".join(f"{format_value(k)} :> {format_value(v[k])}" for k in keys) + ")"
     if c is frozenset:

@@ -110,8 +110,9 @@ def test_bounds_of_one_exists_vary_first_fastest(tmp_path: Path) -> None:
     assert r.counterexample[-1] == ("Next line 5, col 30 to line 5, col 42 of module Ord8", ((2, 1),))
 
 
-def test_records_compare_and_print_in_their_constructed_field_order(tmp_path: Path) -> None:
-    # Rec1: {[v |-> 2, c |-> 1], [v |-> 1, c |-> 2]} -- TLC: s = [v |-> 1, c |-> 2]
+def test_records_compare_and_print_in_tlc_field_order(tmp_path: Path) -> None:
+    # Rec1: {[v |-> 2, c |-> 1], [v |-> 1, c |-> 2]} -- TLC: s = [v |-> 1, c |-> 2] (v is met
+    # before c in the module's text)
     from specula.tla.report import render_check
 
     model, cfg = _model(tmp_path, "Rec1")
@@ -160,3 +161,37 @@ def test_differential_product_order_agrees_with_tlc(name: str, tmp_path: Path, t
                           "-config", f"{name}.cfg", f"{name}.tla"], cwd=tmp_path, capture_output=True,
                          text=True, timeout=300).stdout
     assert _reported_x(render_check(r, f"{name}.tla", f"{name}.cfg", markup=False)) == _reported_x(out)
+
+
+# TLC 2.18: a record in a state is normalized (fields sorted by their names' UniqueString order:
+# identifiers of the root module as lexed, then the standard modules', then string literals).
+# Rec2: [bb |-> 1, aa |-> 2, type |-> 3, v |-> 4] with aa, bb defined above it; Str1: "bb" is an
+# identifier, "type" only a literal, "v" a standard module's identifier.
+STRING_ORDER = {
+    "Rec2": "[aa |-> 2, bb |-> 1, type |-> 3, v |-> 4]",
+    "Str1": '"bb"',
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRING_ORDER))
+def test_record_fields_and_strings_in_tlc_interning_order(name: str, tmp_path: Path) -> None:
+    from specula.tla.report import render_check
+
+    model, cfg = _model(tmp_path, name)
+    r = check(model, Limits(), cfg=cfg)
+    assert re.findall(r"^\W*r = (.*)$", render_check(r, f"{name}.tla", f"{name}.cfg", markup=False),
+                      re.M)[-1] == STRING_ORDER[name]
+
+
+@pytest.mark.tlc
+@pytest.mark.parametrize("name", sorted(STRING_ORDER))
+def test_differential_string_order_agrees_with_tlc(name: str, tmp_path: Path, tlc_jar: Path) -> None:
+    from specula.tla.report import render_check
+
+    model, cfg = _model(tmp_path, name)
+    r = check(model, Limits(), cfg=cfg)
+    out = subprocess.run(["java", "-XX:+UseParallelGC", "-cp", str(tlc_jar), "tlc2.TLC", "-workers", "1",
+                          "-config", f"{name}.cfg", f"{name}.tla"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300).stdout
+    ours = render_check(r, f"{name}.tla", f"{name}.cfg", markup=False)
+    assert re.findall(r"^\W*r = (.*)$", ours, re.M)[-1] == re.findall(r"^r = (.*)$", out, re.M)[-1]
