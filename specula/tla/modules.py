@@ -285,9 +285,12 @@ class _Loader:
         if old is not None and old is not d:
             if imported and old.node is d.node and old.module == d.module:
                 return  # same definition reached through two paths (e.g. two EXTENDS of Naturals)
-            if _same_kind(old.kind, d.kind) and (imported or old.module != d.module) \
-                    and _same_definition(old.node, d.node):
-                return  # SANY tolerates a duplicate whose text is identical (it only warns)
+            if _same_kind(old.kind, d.kind) and imported and _same_definition(old.node, d.node):
+                # SANY tolerates a duplicate whose text is identical when it merges the names of an
+                # extended or instantiated module (it only warns); a module's own definition of a
+                # name already defined (e.g. Max(S) after EXTENDS FiniteSetsExt) is an error for
+                # SANY ("Operator Max already defined or declared"), identical text or not
+                return
             if _recursive_placeholder(old) and d.kind in ("op", "func", "builtin-module-op"):
                 pass  # RECURSIVE F(_) followed by its definition
             elif old.kind == d.kind and d.kind in ("variable", "constant") and not imported:

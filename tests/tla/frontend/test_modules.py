@@ -133,6 +133,15 @@ def test_identical_duplicate_is_tolerated(tmp_path: Path) -> None:
     load(p)
 
 
+def test_own_definition_of_an_extended_name_is_an_error_even_when_identical(tmp_path: Path) -> None:
+    # SANY 2.18: "line 3, col 1 to line 3, col 31 of module M: Operator Max already defined or
+    # declared." (SysMoBench's raftkvs claude spec redefines Max/Min after EXTENDS SequencesExt)
+    write(tmp_path, "Lib", "Max(S) == CHOOSE x \\in S : TRUE")
+    p = write(tmp_path, "M", "EXTENDS Lib\nMax(S) == CHOOSE x \\in S : TRUE")
+    (d,) = errors(p)
+    assert (d.code, d.line, d.col) == ("E203", 3, 1) and "Max" in d.message
+
+
 def test_missing_file_is_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError):
         load(tmp_path / "Nope.tla")
