@@ -518,6 +518,28 @@ class Model:
             state = tuple(from_python(state[v]) if not _is_value(state[v]) else state[v] for v in self.variables)
         return fn(state, None, self.compiler.frame)
 
+    def compile_expression(self, expr_text: str, params: Iterable[str] = ()) -> Callable[..., Any]:
+        """``expr_text`` compiled once with ``params`` bound to values given at each call:
+        ``f(state, *values)``. For callers that evaluate one expression under many bindings
+        (a LET of the values' text would be parsed and compiled again for each)."""
+        node = self._expr_node(expr_text)
+        comp = self.compiler
+        names = list(params)
+        lo = comp.nslots
+        slots = [comp.new_slot() for _ in names]
+        fn, _ = comp.expr(node, self.env.bind({p: ("slot", k) for p, k in zip(names, slots)}))
+        hi = comp.nslots
+        frame = comp.frame
+
+        def call(state: State | None, *values: Any) -> Any:
+            for k in range(lo, hi):  # the expression's own lazy slots start unset
+                frame[k] = UNSET
+            for k, v in zip(slots, values):
+                frame[k] = v
+            return fn(state, None, frame)
+
+        return call
+
     def state_from_dict(self, d: dict) -> State:
         return tuple(d[v] for v in self.variables)
 

@@ -87,6 +87,7 @@ class Replayer:
         self._consts: dict[str, Any] = {}
         self._memo: dict[tuple, Any] = {}
         self._reads_state: dict[str, bool] = {}
+        self._compiled: dict[tuple[str, tuple[str, ...]], Any] = {}
 
     # -- values
     def value(self, text: str, state: tuple) -> Any:
@@ -95,22 +96,21 @@ class Replayer:
         return self._consts[text]
 
     def _eval(self, expr: str, state: tuple, env: dict[str, Any]) -> Any:
-        """``expr`` with ``env`` bound (a LET of the values' TLA+ text), memoised: macro bodies see
-        the same resource values again and again across interleavings."""
-        from specula.tla.values import format_value
-
+        """``expr`` with ``env`` bound, compiled once per (expression, bound names) and memoised:
+        macro bodies see the same resource values again and again across interleavings."""
         reads = self._reads_state.get(expr)
         if reads is None:
             words = set(re.findall(r"[A-Za-z_]\w*", expr))
             reads = self._reads_state[expr] = bool(words & set(self.variables))
         key = (expr, tuple(env.items()), state if reads else None)
-        if key not in self._memo:
-            text = expr
-            if env:
-                binds = " ".join(f"{k} == {format_value(v)}" for k, v in env.items())
-                text = f"LET {binds} IN {expr}"
-            self._memo[key] = self.model.evaluate(text, state)
-        return self._memo[key]
+        hit = self._memo.get(key, _NOTHING)
+        if hit is _NOTHING:
+            names = tuple(env)
+            fn = self._compiled.get((expr, names))
+            if fn is None:
+                fn = self._compiled[(expr, names)] = self.model.compile_expression(expr, names)
+            hit = self._memo[key] = fn(state, *env.values())
+        return hit
 
     # -- clocks (tracegen's __clock_check)
     @staticmethod
@@ -197,7 +197,8 @@ class Replayer:
         out = []
         body = m.read if tag == "read" else m.write
         env0 = {"__variable": cur} if tag == "read" else {"__variable": cur, "__value": val}
-        for new_var, yielded in self._run(body, state, env0):
+        expect = val if tag == "read" else _NOTHING
+        for new_var, yielded in self._run(body, state, env0, expect):
             if tag == "read":
                 if yielded != val:
                     continue
@@ -209,11 +210,13 @@ class Replayer:
             out.append(t)
         return out
 
-    def _run(self, stmts: tuple[Stmt, ...], state: tuple, env: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
-        """(the variable's final value, the yielded value) for every way the macro body runs."""
-        yield from self._seq(list(stmts), state, env)
+    def _run(self, stmts: tuple[Stmt, ...], state: tuple, env: dict[str, Any],
+             expect: Any = None) -> Iterator[tuple[Any, Any]]:
+        """(the variable's final value, the yielded value) for every way the macro body runs;
+        ``expect`` (a read's recorded value, or ``_NOTHING``) prunes the ways that cannot yield it."""
+        yield from self._seq(list(stmts), state, env, _NOTHING if expect is None else expect)
 
-    def _seq(self, stmts: list[Stmt], state: tuple, env: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
+    def _seq(self, stmts: list[Stmt], state: tuple, env: dict[str, Any], expect: Any) -> Iterator[tuple[Any, Any]]:
         if not stmts:
             yield env["__variable"], env.get("__yield", _NOTHING)
             return
@@ -221,33 +224,51 @@ class Replayer:
         try:
             if st.kind in ("await", "assert"):
                 if self._eval(st.expr, state, env) is True:
-                    yield from self._seq(rest, state, env)
+                    yield from self._seq(rest, state, env, expect)
             elif st.kind == "skip":
-                yield from self._seq(rest, state, env)
+                yield from self._seq(rest, state, env, expect)
             elif st.kind == "assign":
-                yield from self._seq(rest, state, {**env, "__variable": self._eval(st.expr, state, env)})
+                yield from self._seq(rest, state, {**env, "__variable": self._eval(st.expr, state, env)}, expect)
             elif st.kind == "yield":
-                yield from self._seq(rest, state, {**env, "__yield": self._eval(st.expr, state, env)})
+                yield from self._seq(rest, state, {**env, "__yield": self._eval(st.expr, state, env)}, expect)
             elif st.kind == "if":
                 branch = st.body if self._eval(st.expr, state, env) is True else st.orelse
-                yield from self._seq(list(branch) + rest, state, env)
+                yield from self._seq(list(branch) + rest, state, env, expect)
             elif st.kind == "either":
                 for b in st.branches:
-                    yield from self._seq(list(b) + rest, state, env)
+                    yield from self._seq(list(b) + rest, state, env, expect)
             elif st.kind == "with":
-                yield from self._with(list(st.binds), list(st.body) + rest, state, env)
+                yield from self._with(list(st.binds), list(st.body) + rest, state, env, expect)
         except SpeculaError:
             return  # an expression that cannot be evaluated here: this way does not happen
 
-    def _with(self, binds: list, body: list[Stmt], state: tuple, env: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
+    def _with(self, binds: list, body: list[Stmt], state: tuple, env: dict[str, Any],
+              expect: Any) -> Iterator[tuple[Any, Any]]:
         if not binds:
-            yield from self._seq(body, state, env)
+            yield from self._seq(body, state, env, expect)
             return
         (name, op, expr), rest = binds[0], binds[1:]
         v = self._eval(expr, state, env)
-        choices = [v] if op == "=" else list(v)
+        if op == "=":
+            choices = [v]
+        elif expect is not _NOTHING and _yields(body, name):
+            # a read that yields the bound value itself: only the recorded value can match
+            # (``with (req \in AllReqs) { yield req }`` need not enumerate AllReqs)
+            choices = [expect] if expect in v else []
+        else:
+            choices = list(v)
         for c in choices:
-            yield from self._with(rest, body, state, {**env, name: c})
+            yield from self._with(rest, body, state, {**env, name: c}, expect)
+
+
+def _yields(body: list[Stmt], name: str) -> bool:
+    """The straight-line ``body`` reaches a ``yield name`` before any branch."""
+    for st in body:
+        if st.kind == "yield":
+            return st.expr.strip() == name
+        if st.kind in ("if", "either", "with"):
+            return False
+    return False
 
 
 class _Nothing:

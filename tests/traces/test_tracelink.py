@@ -92,6 +92,30 @@ def test_a_record_its_clock_does_not_order_after_the_write_it_reads_fails(tmp_pa
     assert f["kind"] == "progress" and f["label"] == "c2" and f["where"].endswith("trace-1-2.log:3"), f
 
 
+def _with_idle_process(tmp_path: Path, n: int = 20) -> Path:
+    """RUN plus a process whose ``n`` critical sections all aborted, concurrent with every other
+    record (its clock knows only itself): raftkvs's runs have thousands of such records."""
+    run = tmp_path / "idle"
+    shutil.copytree(RUN, run)
+    recs = [{"archetypeName": "AConsumer", "clock": [[["AConsumer", "9"], i]],
+             "csElements": [{"indices": [], "name": {"name": ".pc", "prefix": "", "self": "9"},
+                             "tag": "read", "value": '"AConsumer.c"'}],
+             "isAbort": True, "self": "9"} for i in range(1, n + 1)]
+    (run / "trace-9-9.log").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return run
+
+
+def test_aborted_records_add_no_interleavings_and_hide_no_failure(tmp_path):
+    base = validate_tracelink([RUN], SETUP, REF).runs[0]
+    idle = _with_idle_process(tmp_path)
+    (run,) = validate_tracelink([idle], SETUP, REF).runs
+    assert run.ok and run.records == base.records + 20
+    assert run.explored == base.explored  # not 21 times as many: aborts are taken at once
+    mutant = _mutant(tmp_path, "stream' = (stream + 1) % BUFFER_SIZE", "stream' = (stream + 2) % BUFFER_SIZE")
+    (bad,) = validate_tracelink([idle], SETUP, mutant).runs
+    assert not bad.ok and bad.failure["kind"] == "refinement" and bad.failure["label"] == "p2", bad.failure
+
+
 def test_refinement_mapping_renames_variables_and_sets_constants(tmp_path):
     text = REF.read_text(encoding="utf-8").replace("processor", "out")
     spec = tmp_path / "dqueue.tla"
@@ -151,3 +175,22 @@ def test_a_run_not_explored_within_the_limit_does_not_pass():
     res = validate_tracelink([RUN], SETUP, REF, max_nodes=3)
     f = res.runs[0].failure
     assert not res.runs[0].ok and f["kind"] == "limit" and "not validated" in f["message"], f
+
+
+def test_a_read_yielding_a_chosen_value_checks_membership_instead_of_enumerating():
+    """raftkvs's RequestsChannel reads `with (req \\in AllReqs) { yield req }` over every request
+    the run's strings make: the recorded value is the only choice that can match."""
+    from specula.phases.tracelink import build_with_cfg, validation_cfg_text
+    from specula.traces.pgo_replay import Replayer
+
+    model = build_with_cfg(REF, validation_cfg_text(SETUP, [RUN]))
+    mp = parse_mpcal("--mpcal t {\n  mapping macro Requests {\n"
+                     "    read { with (req \\in [a: 0..300, b: 0..300]) { yield req; }; }\n"
+                     "    write { assert FALSE; }\n  }\n}\n")
+    rp = Replayer(model, mp)
+    s = dict(zip(model.variables, next(iter(model.init_states()))))
+    state = tuple(s.values())
+    inside, outside = rp.value("[a |-> 3, b |-> 7]", state), rp.value("[a |-> 3, b |-> 301]", state)
+    assert rp._macro(s, "stream", [], inside, "read", "Requests") == [s]
+    assert rp._macro(s, "stream", [], outside, "read", "Requests") == []
+    assert len(rp._memo) <= 2  # the set's 90,601 records were not each bound and evaluated

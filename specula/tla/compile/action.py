@@ -90,12 +90,18 @@ class ActionCompiler:
             k0 = binders[0][0][0]
             dfn, dspan = binders[0][2], binders[0][3]
 
+            last: list = [None, None]  # the last domain and its elements in TLC's order
+
             def ex1(s: Any, n: Any, e: list) -> None:
                 d = dfn(s, n, e)
-                try:
-                    els = quick_order(enumerate_set(d))
-                except ValueFault as exc:
-                    raise EvalError(str(exc), dspan) from None
+                if d is last[0]:  # a constant domain (AllReqs): ordered once, not per state
+                    els = last[1]
+                else:
+                    try:
+                        els = quick_order(enumerate_set(d))
+                    except ValueFault as exc:
+                        raise EvalError(str(exc), dspan) from None
+                    last[0], last[1] = d, els
                 for v in els:
                     e[k0] = v
                     body(s, n, e)

@@ -188,6 +188,7 @@ class Generator:
         # generated once, not once per reference (nested calls were exponential: Add(Add(...)))
         self._lazy_src: dict[tuple, tuple] = {}
         self._op_names: dict[int, str] = {}  # id(Operator) -> its strict implementation in ns
+        self._code: dict[str, Any] = {}  # generated source -> its code object (False: too deep)
         self.ntmp = 0  # walrus temporaries (unique per generator: generated sources are shared)
         self.in_iterable = 0  # > 0 while generating a comprehension's iterable (no walrus there)
         self._GEN = {
@@ -228,24 +229,33 @@ class Generator:
         return self.c.fold(fn, frozenset(deps), node)
 
     def _build(self, src: str, span: Any, node: Any) -> Callable | None:
-        k = len(self.consts)
-        self.consts.append(span)
-        code = (
-            "def _g(s, n, e):\n"
-            "    try:\n"
-            f"        return {src}\n"
-            "    except _FAULTS as _x:\n"
-            f"        raise _fault(_x, _k[{k}]) from None\n"
-        )
+        """One generated function for ``src``; the span its errors point at is bound per node.
+        Code objects are kept per source text: inlined definitions generate the same text at
+        many sites, and Python's compiler is most of the cost of generating."""
+        code = self._code.get(src)
+        if code is None:
+            text = (
+                "def _mk(_sp):\n"
+                "    def _g(s, n, e):\n"
+                "        try:\n"
+                f"            return {src}\n"
+                "        except _FAULTS as _x:\n"
+                "            raise _fault(_x, _sp) from None\n"
+                "    return _g\n"
+            )
+            try:
+                code = compile(text, "<tla>", "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                code = False  # too deeply nested for Python's compiler: the closures evaluate it
+            self._code[src] = code
+        if code is False:
+            return None
         ns = self.ns
         ns["_FAULTS"] = FAULTS
         ns["_fault"] = fault
         loc: dict = {}
-        try:
-            exec(compile(code, "<tla>", "exec"), ns, loc)  # noqa: S102 - generated from the AST
-        except (SyntaxError, RecursionError):
-            return None  # too deeply nested for Python's compiler: the closures evaluate it
-        return loc["_g"]
+        exec(code, ns, loc)  # noqa: S102 - generated from the AST
+        return loc["_mk"](span)
 
     def const(self, v: Any) -> str:
         if v.__class__ is int or v.__class__ is str or v.__class__ is bool:
