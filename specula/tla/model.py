@@ -522,7 +522,7 @@ class Model:
         """``expr_text`` compiled once with ``params`` bound to values given at each call:
         ``f(state, *values)``. For callers that evaluate one expression under many bindings
         (a LET of the values' text would be parsed and compiled again for each)."""
-        node = self._expr_node(expr_text)
+        node = self.expr_node(expr_text)
         comp = self.compiler
         names = list(params)
         lo = comp.nslots
