@@ -88,8 +88,10 @@ class Scorer(Protocol):
         ...
 
     def score(self, spec: Path, cfg: Path | None = None, *, only: Sequence[str] = (),
-              invariant_defs: Sequence[Any] | None = None, untranslated: Sequence[Any] = ()) -> Any:
-        """The scorecard of ``spec`` (``specula.phases.Scorecard``)."""
+              invariant_defs: Sequence[Any] | None = None, untranslated: Sequence[Any] = (),
+              refinement: str | None = None) -> Any:
+        """The scorecard of ``spec`` (``specula.phases.Scorecard``); ``refinement``: a PGo task's
+        mapping from the spec to its reference (``data().tracelink``)."""
         ...
 
 
@@ -100,6 +102,8 @@ class Scoring:
 
     scorer: Scorer
     translate: Callable[[Path, str, list[Any]], tuple[list[Any], list[Any]]] | None = None
+    #: a PGo task's refinement mapping written by the model (spec, cfg, PgoSetup) -> WITH text or None
+    refine: Callable[[Path, Path, Any], str | None] | None = None
 
     def data(self) -> Any:
         return self.scorer.data()
@@ -116,7 +120,12 @@ class Scoring:
             else:
                 defs, untranslated = translate_static(data.templates, spec)
         only = () if tuple(phases) == PHASES else tuple(phases)
-        card = self.scorer.score(spec, cfg, only=only, invariant_defs=defs, untranslated=untranslated)
+        refinement = None
+        tracelink = getattr(data, "tracelink", None)
+        if tracelink is not None and self.refine is not None and ("conformance" in phases):
+            refinement = self.refine(spec, cfg, tracelink[1])
+        card = self.scorer.score(spec, cfg, only=only, invariant_defs=defs, untranslated=untranslated,
+                                 refinement=refinement)
         card.meta["invariants_translated"] = [d.name for d in defs]
         card.meta["invariants_untranslated"] = [t.name for t in untranslated]
         ran = tuple(p for p in PHASES if p in card.phases)

@@ -76,11 +76,46 @@ def _translator(provider: Provider, ledger: Ledger, session: Session):
     return run
 
 
+def _refiner(provider: Provider, ledger: Ledger, session: Session):
+    """A PGo task's refinement mapping written by the model, as SysMoBench does at scoring time;
+    asked again only when the spec's declarations change."""
+    from specula.agent.refinement import refinement_with_model
+    from specula.phases.tracelink import declarations, unmapped_variables
+
+    memo: dict[str, str | None] = {}
+
+    def complete(system: str, user: str) -> str:
+        t0 = time.monotonic()
+        reply = provider.complete(system, [Message("user", user)], [], max_tokens=2048)
+        cost = ledger.record(reply.usage, time.monotonic() - t0, purpose="refinement")
+        session.run.append_transcript({"event": "refinement", "usage": reply.usage.to_dict(), "cost": round(cost, 6),
+                                       "prompt": user, "reply": reply.message.content})
+        return reply.message.content
+
+    def run(spec: Path, cfg: Path, setup: Any) -> str | None:
+        if not unmapped_variables(spec, setup):
+            return None  # the spec uses the reference's variable names: nothing to map
+        sig = "\n".join(declarations(spec.read_text(encoding="utf-8", errors="replace"))[0])
+        if sig not in memo:
+            try:
+                text, left = refinement_with_model(spec, cfg, setup, complete)
+            except ProviderError as exc:  # phase 3 then reports the unmapped variables itself
+                session.run.append_transcript({"event": "refinement_failed", "error": str(exc)})
+                text, left = None, []
+            if left:
+                session.run.append_transcript({"event": "refinement_incomplete", "unmapped": left})
+            memo[sig] = text
+        return memo[sig]
+
+    return run
+
+
 def _build(task: Task, scorer: Scorer, run: RunDir, provider: Provider | None, ledger: Ledger,
            opts: RunOptions) -> Toolbox:
     session = Session(task, run)
     scoring = Scoring(scorer, translate=_translator(provider, ledger, session)
-                      if opts.translate_with_model and provider is not None else None)
+                      if opts.translate_with_model and provider is not None else None,
+                      refine=_refiner(provider, ledger, session) if provider is not None else None)
     def on_evaluation(ev: Any) -> None:
         if opts.on_event is not None:
             causes = [c.get("action", "") + ": " + c.get("title", "")

@@ -105,6 +105,7 @@ def eval_spec(
     coverage: bool = False,
     strict: bool = False,
     on_progress: Callable[[str], None] | None = None,
+    refinement: str | None = None,
 ) -> Scorecard:
     """Run the four phases on ``spec`` for ``task``; ``invariant_defs`` overrides translation.
     ``coverage`` also measures how many of the spec's actions and branches the scored windows
@@ -125,6 +126,7 @@ def eval_spec(
             task=task.name,
             windows=data.windows,
             tracelink=data.tracelink,
+            refinement=refinement,
             mapping=data.mapping,
             wv_modules=list(data.wv_modules),
             invariant_defs=list(invariant_defs),
@@ -139,6 +141,8 @@ def eval_spec(
         on_phase=on_phase,
     )
     card.meta["windows"] = len(data.windows) if data.windows is not None else None
+    if data.tracelink is not None and refinement:
+        card.meta["refinement"] = refinement  # the mapping phase 3 validated the runs through
     card.meta["trace_issues"] = len(data.issues)
     card.meta["invariants_translated"] = len(invariant_defs)
     card.meta["invariants_untranslated"] = [t.name for t in untranslated]
@@ -170,10 +174,10 @@ class TaskScorer:
 
     def score(self, spec: Path, cfg: Path | None = None, *, only: Sequence[str] = (),
               invariant_defs: Sequence[InvariantDef] | None = None,
-              untranslated: Sequence[InvariantTemplate] = ()) -> Scorecard:
+              untranslated: Sequence[InvariantTemplate] = (), refinement: str | None = None) -> Scorecard:
         return eval_spec(spec, self.task, cfg, data=self.data(), invariant_defs=invariant_defs,
                          untranslated=untranslated, runtime=self.runtime,
-                         invariant_seconds=self.invariant_seconds, only=only)
+                         invariant_seconds=self.invariant_seconds, only=only, refinement=refinement)
 
 
 def find_specs(spec_dir: Path, task: Task) -> list[tuple[int, Path]]:

@@ -27,6 +27,9 @@ def eval_cmd(
     traces: Optional[list[Path]] = typer.Option(None, "--traces", help="Trace or window files, or folders of them (default: the task's)."),
     mapping: Optional[Path] = typer.Option(None, "--mapping", help="Mapping YAML (default: the task's)."),
     translations: Optional[Path] = typer.Option(None, "--translations", help="Invariant translations YAML."),
+    refinement: Optional[Path] = typer.Option(
+        None, "--refinement", help="PGo tasks: SysMoBench's refinement mapping from the spec to the reference "
+        "(`WITH var <- refVar, C <- 3`); `specula model` has the model write it."),
     phase: Optional[list[Phase]] = typer.Option(None, "--phase", help="Run only these phases (cascade still applies)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Base seed of the runtime coverage runs."),
     runs: int = typer.Option(20, "--runs", min=1, help="Simulation runs for runtime coverage."),
@@ -51,6 +54,8 @@ def eval_cmd(
         raise InputError("spec file not found", str(spec))
     if config is not None and not config.is_file():
         raise InputError("model config not found (--config)", str(config))
+    if refinement is not None and not refinement.is_file():
+        raise InputError("refinement mapping not found (--refinement)", str(refinement))
     output_file(html, "--html")
     output_file(out, "--out")
     t = load_task(task, sysmobench)
@@ -61,6 +66,7 @@ def eval_cmd(
             spec, t, config, data=data, translations=translations, runtime=settings,
             invariant_seconds=invariant_seconds, only=[p.value for p in phase or ()], coverage=coverage,
             strict=strict, on_progress=progress_printer(),
+            refinement=refinement.read_text(encoding="utf-8") if refinement else None,
         )
     except Interrupted as stop:  # what finished is shown; nothing is written as a result
         partial = stop.partial

@@ -35,6 +35,9 @@ class EvalInputs:
     only: Sequence[str] = ()  # run only these phases (and the earlier ones that gate them); the others are left off the card
     #: PGo tasks: (TraceLink run folders, PgoSetup) — phase 3 validates whole runs as SysMoBench does
     tracelink: tuple[Sequence[Path], Any] | None = None
+    #: PGo tasks: SysMoBench's refinement mapping (``WITH var <- refVar, C <- 3``) from the spec
+    #: under test to the reference (SysMoBench has a model write it at scoring time)
+    refinement: str | None = None
     wv_modules: Sequence[Path] = ()  # SysMoBench window-validation modules: phase 3 runs them as they are
     strict: bool = False  # an invariant search cut by its time limit is incomplete, not passed
     on_progress: Callable[[str], None] | None = None  # progress lines (phase, invariant, states, rate)
@@ -109,7 +112,7 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
 
         runs, setup = inputs.tracelink
         try:
-            pt = validate_tracelink(list(runs), setup, inputs.spec, inputs.cfg)
+            pt = validate_tracelink(list(runs), setup, inputs.spec, inputs.cfg, refinement=inputs.refinement)
             put(PhaseScore("conformance", pt.score, None, pt.to_dict(), pt.summary()))
         except SpeculaError as exc:
             d = exc.diagnostics()

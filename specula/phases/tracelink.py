@@ -16,6 +16,7 @@ a spec with other variables needs a refinement mapping, which is reported, not g
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -24,7 +25,8 @@ from typing import Any, Sequence
 
 from specula.errors import ConfigError
 
-__all__ = ["RunVerdict", "TraceLinkResult", "PgoSetup", "pgo_setup", "validate_tracelink", "validation_cfg_text"]
+__all__ = ["RunVerdict", "TraceLinkResult", "PgoSetup", "pgo_setup", "validate_tracelink", "validation_cfg_text",
+           "declarations", "unmapped_variables", "parse_refinement"]
 
 
 @dataclass
@@ -181,6 +183,48 @@ def validate_tracelink(runs: Sequence[Path], setup: PgoSetup, spec_path: Path, s
     replayer = Replayer(ref_model, mpcal)
     labels = _labels(ref_model)
     return TraceLinkResult([_one(Path(r), replayer, spec, renaming, max_nodes, max_seconds) for r in runs], len(labels))
+
+
+_DECL = re.compile(r"^[ \t]*(VARIABLES?|CONSTANTS?)\b(.*)$")
+
+
+def declarations(text: str) -> tuple[list[str], list[str], list[str]]:
+    """(declaration lines, variable names, constant names) of a module's text: what SysMoBench
+    shows the model that writes a refinement mapping (no definitions, no bodies)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    variables: list[str] = []
+    constants: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _DECL.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        block = [lines[i].rstrip()]
+        body = [m.group(2)]
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and lines[j][:1].isspace() and not _DECL.match(lines[j]):
+            block.append(lines[j].rstrip())
+            body.append(lines[j])
+            j += 1
+        out.extend(block)
+        names = re.sub(r"\(\*.*?\*\)|\\\*[^\n]*", "", "\n".join(body), flags=re.S)
+        for n in names.replace("\n", " ").split(","):
+            n = n.split("(")[0].strip()
+            if n.isidentifier():
+                (variables if m.group(1).startswith("VARIABLE") else constants).append(n)
+        i = j
+    return out, variables, constants
+
+
+def unmapped_variables(spec_path: Path, setup: PgoSetup, refinement: str | None = None) -> list[str]:
+    """Spec variables that are not variables of the reference and that ``refinement`` does not
+    map: phase 3 of a PGo task cannot run without a mapping for them."""
+    ref_vars = set(declarations(setup.reference.read_text(encoding="utf-8", errors="replace"))[1])
+    mapping = parse_refinement(refinement or "")
+    spec_vars = declarations(Path(spec_path).read_text(encoding="utf-8", errors="replace"))[1]
+    return [v for v in spec_vars if mapping.get(v, v) not in ref_vars]
 
 
 def parse_refinement(text: str) -> dict[str, str]:
