@@ -40,18 +40,28 @@ class RunOptions:
     on_event: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
 
 
+def _one_call(provider: Provider, ledger: Ledger, session: Session, purpose: str,
+              max_tokens: int) -> Callable[[str, str], str]:
+    """``complete(system, user) -> text``: one model call outside the loop (a scoring step),
+    charged to the ledger under ``purpose`` and written to the transcript as that event."""
+
+    def complete(system: str, user: str) -> str:
+        t0 = time.monotonic()
+        reply = provider.complete(system, [Message("user", user)], [], max_tokens=max_tokens)
+        cost = ledger.record(reply.usage, time.monotonic() - t0, purpose=purpose)
+        session.run.append_transcript({"event": purpose, "usage": reply.usage.to_dict(), "cost": round(cost, 6),
+                                       "prompt": user, "reply": reply.message.content})
+        return reply.message.content
+
+    return complete
+
+
 def _translator(provider: Provider, ledger: Ledger, session: Session):
     """Model translation of invariant templates, redone only when the spec's declared names change."""
     from specula.agent.translate import signature, translate_with_model
     from specula.phases import InvariantDef
 
-    def complete(system: str, user: str) -> str:
-        t0 = time.monotonic()
-        reply = provider.complete(system, [Message("user", user)], [], max_tokens=4096)
-        cost = ledger.record(reply.usage, time.monotonic() - t0, purpose="translate")
-        session.run.append_transcript({"event": "translate", "usage": reply.usage.to_dict(), "cost": round(cost, 6),
-                                       "prompt": user, "reply": reply.message.content})
-        return reply.message.content
+    complete = _one_call(provider, ledger, session, "translate", 4096)
 
     def run(spec_path: Path, spec_text: str, templates: list[Any]) -> tuple[list[Any], list[Any]]:
         sig = signature(spec_text)
@@ -84,13 +94,7 @@ def _refiner(provider: Provider, ledger: Ledger, session: Session):
 
     memo: dict[str, str | None] = {}
 
-    def complete(system: str, user: str) -> str:
-        t0 = time.monotonic()
-        reply = provider.complete(system, [Message("user", user)], [], max_tokens=2048)
-        cost = ledger.record(reply.usage, time.monotonic() - t0, purpose="refinement")
-        session.run.append_transcript({"event": "refinement", "usage": reply.usage.to_dict(), "cost": round(cost, 6),
-                                       "prompt": user, "reply": reply.message.content})
-        return reply.message.content
+    complete = _one_call(provider, ledger, session, "refinement", 2048)
 
     def run(spec: Path, cfg: Path, setup: Any) -> str | None:
         if not unmapped_variables(spec, setup):
