@@ -10,27 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Optional
-
-import typer
-
-from specula.errors import SpeculaError
-from specula.cli.app import app
-
-# Importing a command module registers its commands on ``app`` (order = order in `--help`).
-from specula.cli import doctor as _doctor  # noqa: E402,F401
-from specula.cli import check as _check  # noqa: E402,F401
-from specula.cli import validate as _validate  # noqa: E402,F401
-from specula.cli import coverage as _coverage  # noqa: E402,F401
-from specula.cli import mapping as _mapping  # noqa: E402,F401
-from specula.cli import evaluate as _evaluate  # noqa: E402,F401
-from specula.cli import code as _code  # noqa: E402,F401
-from specula.cli import init as _init  # noqa: E402,F401
-from specula.cli import model as _model  # noqa: E402,F401
-from specula.cli import bench as _bench  # noqa: E402,F401
-from specula.cli import session as _session  # noqa: E402,F401
-from specula.cli import mcp as _mcp  # noqa: E402,F401
-from specula.cli import runs as _runs  # noqa: E402,F401
+from typing import Any, Optional
 
 __all__ = ["app", "main"]
 
@@ -39,18 +19,21 @@ def main(argv: Optional[list[str]] = None) -> int:
     """Console entry point: runs the command and turns specula errors into exit codes.
 
     The command runs on a large-stack thread (``specula.deep``) so deeply nested specs, traces
-    and mappings parse; Ctrl-C and SIGTERM stop it with exit 130; a closed stdout (``| head``)
+    and mappings parse; Ctrl-C and SIGTERM stop it with exit 130 (also while it is still
+    importing: nothing has started, so it ends at once and quietly); a closed stdout (``| head``)
     ends it quietly; with ``--json`` an error is also printed on stdout as a JSON object.
     """
-    from specula.deep import call_deep
-
-    args = list(sys.argv[1:] if argv is None else argv)
-    restore = _sigterm_as_interrupt()
+    restore = _quit_while_starting()  # first: a signal during the imports below is exit 130
     try:
+        _load_commands()
+        from specula.deep import call_deep
+
+        args = list(sys.argv[1:] if argv is None else argv)
+        restore = _sigterm_as_interrupt(restore)
         if next((a for a in args if not a.startswith("-")), None) in _MAIN_THREAD_COMMANDS:
             return _run(args)  # a terminal UI owns the main thread (its own signal handling)
         return call_deep(_run, args)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # reported by _run (or before the command started)
         return 130
     finally:
         restore()
@@ -59,7 +42,35 @@ def main(argv: Optional[list[str]] = None) -> int:
 _MAIN_THREAD_COMMANDS = frozenset({"session"})
 
 
+def _load_commands() -> None:
+    """Import the root application and every command module (registering their commands).
+
+    Done by ``main`` after its start-up signal handler is in place, not when this package is
+    imported, so the console script imports next to nothing before that handler exists.
+    """
+    from specula.cli.app import app as root
+
+    # Importing a command module registers its commands on ``app`` (order = order in `--help`).
+    from specula.cli import doctor, check, validate, coverage, mapping  # noqa: F401
+    from specula.cli import evaluate, code, init, model, bench, session, mcp, runs  # noqa: F401
+
+    if isinstance(globals().get("app"), type(sys)) or "app" not in globals():
+        globals()["app"] = root  # the application, not its module (a test may have put its own here)
+
+
+def __getattr__(name: str) -> Any:  # ``specula.cli.app``: the root application, loaded on first use
+    if name == "app":
+        _load_commands()
+        return globals()["app"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _run(args: list[str]) -> int:
+    import typer
+
+    from specula.errors import SpeculaError
+
+    app = globals()["app"]
     json_out = "--json" in args
     try:
         rc = app(args=args, prog_name="specula", standalone_mode=False)
@@ -85,8 +96,7 @@ def _run(args: list[str]) -> int:
             except BrokenPipeError:
                 return _quiet_broken_pipe()
         return exc.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
+    except KeyboardInterrupt:  # reported by _run (or before the command started)
         return 130
     except BrokenPipeError:
         return _quiet_broken_pipe()
@@ -144,11 +154,44 @@ def _quiet_broken_pipe() -> int:
     return 0
 
 
-def _sigterm_as_interrupt():
-    """SIGTERM behaves as Ctrl-C (KeyboardInterrupt in the main thread); returns the undo."""
+def _quit_while_starting():
+    """Until the command runs, Ctrl-C and SIGTERM end the process at once with exit 130 and one
+    line (no traceback from the middle of an import); returns the undo. Signals a parent set
+    to be ignored stay ignored."""
     import signal
     import threading
 
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def quit_now(signum, frame):  # noqa: ARG001
+        try:
+            os.write(2, b"interrupted\n")
+        finally:
+            os._exit(130)
+
+    old: dict[int, Any] = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                old[sig] = signal.signal(sig, quit_now)
+        except (ValueError, OSError):
+            pass
+
+    def undo() -> None:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+    return undo
+
+
+def _sigterm_as_interrupt(starting):
+    """While the command runs, Ctrl-C is ``KeyboardInterrupt`` (Python's own handler) and SIGTERM
+    behaves the same; ``starting`` is the undo of ``_quit_while_starting``. Returns the undo."""
+    import signal
+    import threading
+
+    starting()  # SIGINT (and SIGTERM) back to what they were
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
 
@@ -156,6 +199,8 @@ def _sigterm_as_interrupt():
         raise KeyboardInterrupt
 
     try:
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
+            return lambda: None
         old = signal.signal(signal.SIGTERM, handler)
     except (ValueError, OSError):
         return lambda: None
