@@ -46,6 +46,7 @@ class LiveState:
     streaming: str = ""  # the reply being streamed right now
     streamed: int = 0  # characters received as deltas so far
     log: deque = field(default_factory=lambda: deque(maxlen=400))  # (kind, text)
+    progress: str = ""  # what the phases are doing now (a long check: invariant, states, rate)
 
     @staticmethod
     def of(agent: Any, model: str) -> "LiveState":
@@ -72,6 +73,11 @@ class LiveState:
     def on_event(self, e: dict[str, Any]) -> None:
         kind = e.get("event")
         msg = e.get("message") or {}
+        if kind == "progress":
+            self.progress = str(e.get("text") or "")
+            return
+        if kind in ("message", "evaluation", "stop"):
+            self.progress = ""
         if kind == "delta":
             if e.get("start"):
                 self.streaming = ""
@@ -151,6 +157,8 @@ class LiveView:
         t.add_column()
         t.add_row("status", f"{s.status}   model call {s.iteration}   spec v{s.version}")
         t.add_row("budget", s.budget_line())
+        if s.progress:
+            t.add_row("working", Text(s.progress[:200], style="dim"))
         for p in PHASES:
             if p in s.scores:
                 note = f" (skipped: {s.skipped[p]})" if p in s.skipped else ""

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from specula.errors import ConfigError, HarnessError, InputError
 from specula.tasks import Task, list_tasks, load_task
@@ -75,14 +76,30 @@ def _expand(argv: tuple[str, ...], subs: dict[str, str]) -> list[str]:
 
 
 def _run(argv: list[str], cwd: Path, timeout: float, task: Task, stage: str) -> None:
+    """Run one build or harness step. Waits in short slices, so a Ctrl-C (delivered to the
+    command's worker thread between bytecodes) stops the step at once; the child is killed."""
+    import time
+
     try:
-        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     except FileNotFoundError:
         raise HarnessError(f"{stage}: program not found: {argv[0]}", path=str(task.task_file)) from None
-    except subprocess.TimeoutExpired:
-        raise HarnessError(f"{stage}: timed out after {timeout:g}s: {' '.join(argv)}", path=str(task.task_file)) from None
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                out, err = proc.communicate(timeout=min(0.5, max(deadline - time.monotonic(), 0.01)))
+                break
+            except subprocess.TimeoutExpired:
+                if time.monotonic() >= deadline:
+                    raise HarnessError(f"{stage}: timed out after {timeout:g}s: {' '.join(argv)}",
+                                       path=str(task.task_file)) from None
+    except BaseException:  # a timeout or Ctrl-C: the step does not outlive the command
+        proc.kill()
+        proc.wait()
+        raise
     if proc.returncode != 0:
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-8:]
+        tail = (err or out or "").strip().splitlines()[-8:]
         detail = "; ".join(tail) if tail else "no output"
         raise HarnessError(
             f"{stage} failed (exit {proc.returncode}): {' '.join(argv)}: {detail}", path=str(task.task_file)
@@ -114,6 +131,7 @@ def run_harness(
     *,
     options: dict[str, str] | None = None,
     impl_coverage: bool = False,
+    on_progress: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Build (if needed) and run a system's harness; return the N trace files it wrote.
 
@@ -140,7 +158,9 @@ def run_harness(
         "root": str(root),
         "emitters": str(root / "tools" / "emitters"),
     }
+    say = on_progress or (lambda line: None)
     for i, step in enumerate(task.harness.build):
+        say(f"{task.name}: build step {i + 1}/{len(task.harness.build)}")
         _run(_expand(step, subs), task.dir, task.harness.timeout, task, f"build step {i + 1}")
     expected = [out / trace_file_name(i) for i in range(runs)]
     for path in expected:
@@ -152,6 +172,7 @@ def run_harness(
     if impl_coverage and argv and argv[0] == sys.executable and len(argv) > 1 and argv[1].endswith(".py"):
         argv = [sys.executable, "-m", "specula.bench.pycov", "--out", str(out / IMPL_COVERAGE_FILE),
                 "--root", str(task.dir.resolve()), "--", *argv[1:]]
+    say(f"{task.name}: recording {runs} trace(s), seeds {seed}..{seed + runs - 1}")
     _run(argv, task.dir, task.harness.timeout, task, "harness")
     missing = [p.name for p in expected if not p.is_file()]
     if missing:

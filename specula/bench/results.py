@@ -40,6 +40,9 @@ class RunRecord:
     specula_version: str = ""
     timestamp: str = ""
     error: str | None = None
+    strict: bool = False  # scored with --strict: a search cut by a limit is incomplete, not passed
+    # searches that passed only because a time/memory limit cut them ("runtime: passed by time limit: ...")
+    not_exhaustive: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema": RESULTS_SCHEMA, **asdict(self)}

@@ -111,6 +111,7 @@ def eval_spec(
     ``coverage`` also measures how many of the spec's actions and branches the scored windows
     exercise (``card.meta["coverage"]``, shown beside conformance)."""
     data = data or task_data(task)
+    strict = strict or runtime.strict  # one --strict for every phase's search
     untranslated = list(untranslated)
     if invariant_defs is None:
         given = load_translations(translations or task.translations) if (translations or task.translations) else None
@@ -166,6 +167,7 @@ class TaskScorer:
     runtime: RuntimeSettings = field(default_factory=RuntimeSettings)
     invariant_seconds: float = 60.0
     _data: TaskData | None = field(default=None, repr=False)
+    on_progress: Callable[[str], None] | None = field(default=None, repr=False)  # phase, invariant, states, rate
 
     def data(self) -> TaskData:
         if self._data is None:
@@ -177,7 +179,8 @@ class TaskScorer:
               untranslated: Sequence[InvariantTemplate] = (), refinement: str | None = None) -> Scorecard:
         return eval_spec(spec, self.task, cfg, data=self.data(), invariant_defs=invariant_defs,
                          untranslated=untranslated, runtime=self.runtime,
-                         invariant_seconds=self.invariant_seconds, only=only, refinement=refinement)
+                         invariant_seconds=self.invariant_seconds, only=only, refinement=refinement,
+                         on_progress=self.on_progress)
 
 
 def find_specs(spec_dir: Path, task: Task) -> list[tuple[int, Path]]:
@@ -194,16 +197,17 @@ def find_specs(spec_dir: Path, task: Task) -> list[tuple[int, Path]]:
 
 
 def eval_one(spec: Path, task: Task, entry: str, run: int, runtime: RuntimeSettings = RuntimeSettings(),
-             invariant_seconds: float = 60.0) -> Any:
+             invariant_seconds: float = 60.0, on_progress: Callable[[str], None] | None = None) -> Any:
     """Score one spec (one job of ``bench eval``): its scorecard beside it, its record returned."""
     from specula.bench.results import RunRecord
 
-    card = eval_spec(spec, task, spec.with_suffix(".cfg"), runtime=runtime, invariant_seconds=invariant_seconds)
+    card = eval_spec(spec, task, spec.with_suffix(".cfg"), runtime=runtime, invariant_seconds=invariant_seconds,
+                     on_progress=on_progress)
     card_path = spec.with_name(spec.stem + ".scorecard.json")
     card_path.write_text(card.to_json() + "\n", encoding="utf-8")
     return RunRecord(entry=entry, task=task.name, run=run, overall=card.overall,
                      scores={p: card.score(p) for p in ("syntax", "runtime", "conformance", "invariants")},
-                     spec=str(spec), scorecard=str(card_path))
+                     spec=str(spec), scorecard=str(card_path), strict=runtime.strict, not_exhaustive=card.limit_notes())
 
 
 def eval_spec_dir(
@@ -219,6 +223,7 @@ def eval_spec_dir(
     on_failure: Callable[[tuple[Any, ...], str], None] | None = None,
     rescore: bool = False,
     kept: list[tuple[str, int]] | None = None,
+    on_line: Callable[[str], None] | None = None,
 ) -> list[Any]:
     """Score every spec found for ``tasks`` and append a record per (task, run) not yet stored
     (``rescore``: also those stored, the new record replacing the old on the leaderboard; runs
@@ -227,6 +232,14 @@ def eval_spec_dir(
     interrupted anywhere resumes without redoing or doubling a record."""
     from specula.bench.executors import Job, LocalExecutor, Progress
 
+    ex = executor or LocalExecutor()
+
+    def lines_of(task: str, run: int) -> Callable[[str], None] | None:
+        # progress inside a spec's scoring (phase, invariant, states, rate): for jobs run in this process
+        if on_line is None or not isinstance(ex, LocalExecutor):
+            return None
+        return lambda text: on_line(f"{task} run {run}: {text}")
+
     jobs = []
     for task in tasks:
         for run, spec in find_specs(spec_dir, task):
@@ -234,8 +247,8 @@ def eval_spec_dir(
                 if kept is not None:
                     kept.append((task.name, run))
                 continue
-            jobs.append(Job((entry, task.name, run), eval_one, (spec, task, entry, run, runtime, invariant_seconds)))
-    ex = executor or LocalExecutor()
+            jobs.append(Job((entry, task.name, run), eval_one,
+                            (spec, task, entry, run, runtime, invariant_seconds, lines_of(task.name, run))))
     out = []
     for done in ex.run(jobs, Progress(executor=ex.name), on_progress):
         if done.error is not None or done.result is None:

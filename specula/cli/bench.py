@@ -10,7 +10,8 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app, bench_app
-from specula.cli.common import JsonOpt, ResultsOpt, RunsDirOpt, SysMoBenchOpt, console, output_file, print_json
+from specula.cli.common import (JsonOpt, MaxMemoryOpt, ResultsOpt, RunsDirOpt, SysMoBenchOpt, console, memory_flag,
+                                output_file, print_json, progress_printer)
 
 
 class ExecutorKind(str, Enum):
@@ -87,15 +88,15 @@ def bench_traces(
     if until_coverage:
         from specula.bench.steer import until_coverage as steer
 
+        say = progress_printer()  # on stderr, also with --json
         res = steer(system, out, seed=seed, batch=batch, patience=patience, max_rounds=max_rounds, spec=spec,
-                    on_round=None if json_out else lambda r: console(stderr=True).print(
-                        f"round {r.index}: +{len(r.new)} spec, +{r.new_impl} impl", markup=False))
+                    on_round=lambda r: say(f"round {r.index}: +{len(r.new)} spec, +{r.new_impl} impl"))
         if json_out:
             print_json(res.to_dict())
         else:
             console().print(res.render(), markup=False)
         return
-    files = run_harness(system, runs=runs, seed=seed, out_dir=out)
+    files = run_harness(system, runs=runs, seed=seed, out_dir=out, on_progress=progress_printer())
     if json_out:
         print_json({"schema": "specula.bench.traces/1", "system": system, "seed": seed, "files": [str(f) for f in files]})
     else:
@@ -172,6 +173,9 @@ def bench_eval(
     jobs: int = typer.Option(1, "--jobs", min=1, help="Specs scored in parallel (local executor)."),
     rescore: bool = typer.Option(False, "--rescore", help="Score specs again even when the results store has "
                                  "them (the new result replaces the old on the leaderboard)."),
+    strict: bool = typer.Option(False, "--strict", help="A search cut by its time or memory limit is incomplete, not "
+                                "a pass (SysMoBench passes it); the records say they were scored strictly."),
+    max_memory: Optional[str] = MaxMemoryOpt,
     json_out: bool = JsonOpt,
 ) -> None:
     """Score existing specs (another tool's output, say) without an LLM; results are resumable."""
@@ -205,12 +209,18 @@ def bench_eval(
             con.print(line, markup=False)
 
     kept: list[tuple[str, int]] = []
+    def on_record(r) -> None:
+        con.print(f"{r.task} run {r.run}: overall {r.overall:.3f}" + (" (--strict)" if r.strict else ""), markup=False)
+        for note in r.not_exhaustive:  # a pass by a limit is said plainly
+            con.print(f"  not exhaustive: {note}", markup=False)
+
     recs = eval_spec_dir(
-        spec_dir.resolve(), chosen, entry, store, RuntimeSettings(seed=seed),
-        on_record=lambda r: con.print(f"{r.task} run {r.run}: overall {r.overall:.3f}"),
+        spec_dir.resolve(), chosen, entry, store, RuntimeSettings(seed=seed, strict=strict,
+                                                                  max_memory=memory_flag(max_memory)),
+        on_record=on_record,
         executor=_executor(executor, jobs, address), on_progress=on_progress,
         on_failure=lambda key, err: con.print(f"{key[1]} run {key[2]}: failed: {err}", markup=False),
-        rescore=rescore, kept=kept,
+        rescore=rescore, kept=kept, on_line=progress_printer(),
     )
     if kept:  # never silent: results already stored were not scored again
         shown = ", ".join(f"{t} run {r}" for t, r in kept[:6]) + (" ..." if len(kept) > 6 else "")
@@ -236,17 +246,21 @@ def bench_run(
     entry: Optional[str] = typer.Option(None, "--entry", help="Leaderboard entry name (default specula-agent/MODEL)."),
     executor: ExecutorKind = ExecutorOpt,
     address: Optional[str] = AddressOpt,
+    max_memory: Optional[str] = MaxMemoryOpt,
     json_out: bool = JsonOpt,
 ) -> None:
     """Run the modeling agent on each task (best of N); interrupted runs resume, done runs are kept."""
     from specula.agent.ledger import parse_budget
     from specula.bench.results import ResultStore
     from specula.bench.runner import BenchPlan, run_bench
+    from specula.phases import RuntimeSettings
     from specula.tasks import list_tasks, load_task
 
+    memory = memory_flag(max_memory)
     chosen = [load_task(t, sysmobench) for t in tasks] if tasks else list_tasks(sysmobench)
     plan = BenchPlan(tasks=chosen, model=model, runs=runs, jobs=jobs, runs_dir=runs_dir.resolve(),
-                     budget=parse_budget(budget) if budget else None, entry=entry)
+                     budget=parse_budget(budget) if budget else None, entry=entry,
+                     runtime=RuntimeSettings(max_memory=memory) if memory is not None else None)
     con = console(stderr=True)
 
     def on_event(e: dict) -> None:

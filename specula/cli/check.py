@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import EXIT_LIMIT, JsonOpt, console, print_json
+from specula.cli.common import EXIT_LIMIT, JsonOpt, MaxMemoryOpt, console, memory_flag, print_json
 
 @app.command("check")
 def check_cmd(
@@ -23,8 +23,7 @@ def check_cmd(
     max_states: Optional[int] = typer.Option(None, "--max-states", min=1, help="Stop after this many distinct states."),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", min=1, help="Do not explore beyond this depth."),
     max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="Stop after this many seconds."),
-    max_memory: str = typer.Option("60%", "--max-memory", help="Stop the search when specula's resident memory "
-                                   "reaches this (4G, 512M, 75% of the machine; 0 = no limit)."),
+    max_memory: Optional[str] = MaxMemoryOpt,
     no_deadlock: bool = typer.Option(False, "--no-deadlock", help="Do not report deadlocks (like TLC -deadlock)."),
     lib: Optional[List[Path]] = typer.Option(
         None, "--lib", "-I",
@@ -32,6 +31,7 @@ def check_cmd(
     json_out: bool = JsonOpt,
 ) -> None:
     """Model-check a TLA+ spec with specula's engine (TLC semantics) and print a TLC-like report."""
+    memory_text = memory_flag(max_memory)
     search = [*(lib or []), *(p for p in os.environ.get("SPECULA_TLA_LIBRARY", "").split(os.pathsep) if p)]
     if syntax:
         from specula.diagnostics import render_full
@@ -59,25 +59,24 @@ def check_cmd(
         console(stderr=True).print(f"{cfg_path}{f':{line}' if line else ''}: warning: CONSTANT {name} is not declared "
                                    "in the spec (ignored, as TLC does; misspelt?)", markup=False)
     deadlock = False if no_deadlock else None
+    from specula.tla.memory import memory_limit
+
+    memory = memory_limit(memory_text)
     if simulate_:
         from specula.tla.simulate import simulate
 
-        sim = simulate(model, num=num, depth=depth, seed=seed, max_seconds=max_seconds, cfg=cfg, check_deadlock=deadlock)
+        sim = simulate(model, num=num, depth=depth, seed=seed, max_seconds=max_seconds, cfg=cfg, check_deadlock=deadlock,
+                       max_memory=memory, on_run=_simulation_progress(num))
         if json_out:
             print_json(report.simulation_to_json(sim, str(spec)))
         else:
             console().print(report.render_simulation(sim, str(spec)))
-        raise typer.Exit(130 if sim.stopped == "interrupted" and sim.ok else 0 if sim.ok else 1)
+        if sim.ok and sim.stopped in ("interrupted", "max_memory"):
+            raise typer.Exit(130 if sim.stopped == "interrupted" else EXIT_LIMIT)
+        raise typer.Exit(0 if sim.ok else 1)
     err = console(stderr=True)
     # progress goes to stderr, with --json too (stdout holds only the JSON)
     on_progress = (lambda p: p.elapsed >= 1.0 and err.print(report.format_progress(p), markup=False))
-    from specula.errors import InputError
-    from specula.tla.memory import parse_memory
-
-    try:
-        memory = parse_memory(max_memory)
-    except ValueError as exc:
-        raise InputError(f"--max-memory: {exc}") from None
     limits = Limits(max_states=max_states, max_depth=max_depth, max_seconds=max_seconds, max_memory=memory,
                     check_deadlock=deadlock, progress_every=5.0)
     res = check(model, limits, on_progress=on_progress, cfg=cfg)
@@ -90,3 +89,22 @@ def check_cmd(
     if res.verdict == "limit":  # no error within the limit, but not exhaustive: its own exit code
         raise typer.Exit(EXIT_LIMIT)
     raise typer.Exit(0 if res.verdict == "ok" else 1)
+
+
+def _simulation_progress(num: int):
+    """``check --simulate``: a line on stderr every few seconds (runs done, states, rate), also with --json."""
+    import time
+
+    from specula.cli.common import progress_printer
+
+    say, t0 = progress_printer(), time.monotonic()
+    due = [t0 + 5.0]
+
+    def on_run(run: int, res) -> None:
+        now = time.monotonic()
+        if now >= due[0]:
+            due[0] = now + 5.0
+            say(f"simulation: {run + 1}/{num} runs, {res.generated:,} states generated "
+                f"({res.generated / max(now - t0, 1e-9):,.0f}/s), {res.steps:,} steps")
+
+    return on_run

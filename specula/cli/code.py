@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional, get_type_hints
 import typer
 
 from specula.cli.app import code_app
-from specula.cli.common import JsonOpt, console, print_json
+from specula.cli.common import JsonOpt, console, print_json, progress_printer
 
 _INDEX_PARAMS = [
     inspect.Parameter("repo", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str,
@@ -37,7 +37,7 @@ def _index(repo: str, tests: bool, vendored: bool, commit: Optional[str], includ
 
     opts = IndexOptions(include_tests=tests, include_vendored=vendored, include_generated=vendored,
                         always_include=tuple(include or ()))
-    return index_repo(repo, opts, commit=commit)
+    return index_repo(repo, opts, commit=commit, on_progress=progress_printer())  # on stderr, also with --json
 
 
 def repo_command(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:

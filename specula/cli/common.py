@@ -21,6 +21,25 @@ SysMoBenchOpt = typer.Option(
     None, "--sysmobench", help="SysMoBench checkout for its tasks: a path, or a git URL[@REV] cloned into the cache.")
 ResultsOpt = typer.Option(Path("bench-results/results.jsonl"), "--results", help="Results store (JSON lines).")
 RunsDirOpt = typer.Option(Path("runs"), "--runs-dir", help="Where run directories go.")
+# every command that runs a search takes it; the text goes to the library (specula.tla.memory.memory_limit)
+MaxMemoryOpt = typer.Option(
+    None, "--max-memory", metavar="SIZE",
+    help="Stop a search when specula's resident memory reaches SIZE (4G, 512M, 75% of the machine; 0 = no "
+         "limit; default 60% of the machine): it ends with its figures so far, exit 3.")
+
+
+def memory_flag(text: Optional[str]) -> Optional[str]:
+    """``--max-memory`` checked before any work (a bad size is a usage error naming the flag);
+    returns the text for the library (``None``: the default)."""
+    if text is not None:
+        from specula.errors import InputError
+        from specula.tla.memory import parse_memory
+
+        try:
+            parse_memory(text)
+        except ValueError as exc:
+            raise InputError(str(exc), "--max-memory") from None
+    return text
 
 
 def console(stderr: bool = False):

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import JsonOpt, console, print_json
+from specula.cli.common import JsonOpt, console, print_json, progress_printer
 
 
 @app.command("coverage")
@@ -30,7 +30,9 @@ def coverage_cmd(
     for t in traces:
         if not t.exists():
             raise InputError("traces not found", path=str(t))
-    report = spec_coverage(spec, traces, cfg_path=config, mapping=mapping, branches=not no_branches)
+    say = progress_printer()  # the branch being checked, on stderr (also with --json)
+    report = spec_coverage(spec, traces, cfg_path=config, mapping=mapping, branches=not no_branches,
+                           on_progress=lambda line: say(f"coverage: {line}"))
     if json_out:
         print_json(report.to_dict())
         return

@@ -9,7 +9,8 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import JsonOpt, SysMoBenchOpt, console, output_file, print_json, progress_printer
+from specula.cli.common import (JsonOpt, MaxMemoryOpt, SysMoBenchOpt, console, memory_flag, output_file, print_json,
+                                progress_printer)
 
 
 class Phase(str, Enum):
@@ -42,6 +43,7 @@ def eval_cmd(
                                   "windows exercise (shown beside conformance; docs/coverage.md)."),
     strict: bool = typer.Option(False, "--strict", help="A search cut by its time limit is incomplete, not a pass "
                                 "(SysMoBench passes it)."),
+    max_memory: Optional[str] = MaxMemoryOpt,
     json_out: bool = JsonOpt,
 ) -> None:
     """Score SPEC on all four SysMoBench phases for TASK (no LLM needed)."""
@@ -60,7 +62,8 @@ def eval_cmd(
     output_file(out, "--out")
     t = load_task(task, sysmobench)
     data = task_data(t, mapping, traces or ())
-    settings = RuntimeSettings(check_seconds=check_seconds, runs=runs, seed=seed, strict=strict)
+    settings = RuntimeSettings(check_seconds=check_seconds, runs=runs, seed=seed, strict=strict,
+                               max_memory=memory_flag(max_memory))
     try:
         card = eval_spec(
             spec, t, config, data=data, translations=translations, runtime=settings,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Optional
@@ -9,7 +10,8 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import JsonOpt, RunsDirOpt, SysMoBenchOpt, console, print_json, quick_runtime
+from specula.cli.common import (JsonOpt, MaxMemoryOpt, RunsDirOpt, SysMoBenchOpt, console, memory_flag, print_json,
+                                progress_printer, quick_runtime)
 
 @app.command("model")
 def model_cmd(
@@ -33,6 +35,7 @@ def model_cmd(
     no_translate: bool = typer.Option(False, "--no-translate", help="Translate invariant templates without the model."),
     print_prompt: bool = typer.Option(False, "--print-prompt", help="Print the system and task prompts and exit."),
     sysmobench: Optional[str] = SysMoBenchOpt,
+    max_memory: Optional[str] = MaxMemoryOpt,
     json_out: bool = JsonOpt,
 ) -> None:
     """Model a system in TLA+ with an LLM agent that runs the four phases as tools and refines the spec."""
@@ -56,9 +59,13 @@ def model_cmd(
     settings, invariant_seconds = RuntimeSettings(), 60.0
     if quick:
         settings, invariant_seconds = quick_runtime()
+    settings = dataclasses.replace(settings, max_memory=memory_flag(max_memory))
+
+    # progress of the phases (a long check: invariant, states, rate): in the live view, or on stderr with --json
+    say = progress_printer() if json_out else (lambda line: view.on_event({"event": "progress", "text": line}))
 
     def scorer_for(task):
-        return TaskScorer(task, settings, invariant_seconds)
+        return TaskScorer(task, settings, invariant_seconds, on_progress=say)
 
     if resume:
         opts.budget = parse_budget(budget) if budget else None

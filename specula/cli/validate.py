@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import JsonOpt, console, print_json
+from specula.cli.common import EXIT_LIMIT, JsonOpt, MaxMemoryOpt, console, memory_flag, print_json, progress_printer
 
 
 @app.command("validate")
@@ -32,12 +32,17 @@ def validate_cmd(
     refinement: Optional[Path] = typer.Option(
         None, "--refinement", help="With --tracelink: SysMoBench's refinement mapping (`WITH var <- refVar, C <- 3`)."),
     strict: bool = typer.Option(False, "--strict", help="Refuse relaxations: a window whose binding needs an abstraction weaker than exact fails (docs/mapping.md, abstraction policy)."),
+    max_memory: Optional[str] = MaxMemoryOpt,
     json_out: bool = JsonOpt,
 ) -> None:
     """Phase 3: validate observed transition windows against the spec's actions (exit 1 if any fails)."""
     from specula.phases.conformance import validate_files, validate_wv
     from specula.errors import Interrupted
+    from specula.tla.memory import memory_limit
     from specula.traces.wv import is_wv_module
+
+    memory = memory_limit(memory_flag(max_memory))
+    say = progress_printer()  # windows done/total and rate on stderr, also with --json
 
     if tracelink:
         _validate_tracelink(spec, config, tracelink, reference, constants, refinement, json_out)
@@ -55,10 +60,10 @@ def validate_cmd(
     try:
         if is_wv_module(spec) and traces is None and all(is_wv_module(f) for f in more):
             # SysMoBench window-validation modules, run as they are (docs/windows.md)
-            res = validate_wv([spec, *more], config, strict=strict)
+            res = validate_wv([spec, *more], config, strict=strict, on_progress=say, max_memory=memory)
         else:
             res = validate_files(spec, config, more, traces, mapping, targets=targets, whole_trace=whole,
-                                 strict=strict)
+                                 strict=strict, on_progress=say, max_memory=memory)
     except Interrupted as stop:  # Ctrl-C: the windows checked so far, marked partial
         if stop.partial is None:
             raise
@@ -78,6 +83,10 @@ def validate_cmd(
         console(stderr=True).print(f"{partial}: partial report (the remaining windows were not checked)",
                                    markup=False)
         raise typer.Exit(130)
+    if res.stopped:  # the memory limit: a partial report, its own exit code unless a window failed
+        console(stderr=True).print(f"stopped by the memory limit (--max-memory) after {res.total} windows: partial "
+                                   "report (the remaining windows were not checked)", markup=False)
+        raise typer.Exit(1 if res.total > res.passed else EXIT_LIMIT)
     raise typer.Exit(0 if res.ok else 1)
 
 

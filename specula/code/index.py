@@ -10,6 +10,7 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 from specula.code.cache import TagCache
 from specula.code.discover import IndexOptions, discover, is_generated
@@ -55,6 +56,23 @@ def _default_workers() -> int:
     return max(1, min(n, 4))
 
 
+def _progress(say: Callable[[str], None] | None, total: int, every: float = 5.0) -> Callable[[int], None]:
+    """``tick(n)``: n more files parsed; a line for ``say`` every ``every`` seconds."""
+    if say is None:
+        return lambda n: None
+    t0 = time.monotonic()
+    state = {"done": 0, "due": t0 + every}
+
+    def tick(n: int) -> None:
+        state["done"] += n
+        now = time.monotonic()
+        if now >= state["due"]:
+            state["due"] = now + every
+            say(f"indexing: {state['done']}/{total} files parsed ({state['done'] / max(now - t0, 1e-9):.0f}/s)")
+
+    return tick
+
+
 def index_repo(
     repo: str | Path,
     options: IndexOptions = IndexOptions(),
@@ -63,10 +81,13 @@ def index_repo(
     cache: TagCache | None = None,
     use_cache: bool = True,
     workers: int | None = None,
+    on_progress: Callable[[str], None] | None = None,
 ) -> RepoIndex:
     """Index ``repo`` (a directory or a git URL) and return its ``RepoIndex``.
 
     Re-indexing is incremental: files whose content hash is in the cache are not parsed again.
+    ``on_progress`` gets a line when the files are known and every few seconds while they are
+    parsed (files indexed, rate).
     """
     t0 = time.perf_counter()
     root = resolve_repo(repo, commit)
@@ -99,6 +120,9 @@ def index_repo(
         else:
             misses.append((src, lang, path, sha, key))
 
+    tick = _progress(on_progress, len(misses))
+    if on_progress is not None and misses:
+        on_progress(f"indexing {len(pending)} files: {len(pending) - len(misses)} from cache, {len(misses)} to parse")
     n_workers = workers if workers is not None else _default_workers()
     fresh: dict[str, dict] = {}
     used_workers = 1
@@ -117,8 +141,10 @@ def index_repo(
                         continue
                     files.append(FileIndex.from_cache(data, path, lang, sha))
                     fresh[f"{sha}:{lang}:{extractor_version(lang)}"] = data
+                tick(len(chunk))
     else:
         for src, lang, path, sha, key in misses:
+            tick(1)
             fi = _extract_safe(src, lang, path, sha)
             if fi is None:
                 skipped["extract-error"] = skipped.get("extract-error", 0) + 1

@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from specula.errors import EvalError, SpeculaError
 from specula.traces.bind import Binder, BindError, Bound, raw_key, summaries_match
@@ -172,6 +172,7 @@ class ConformanceResult:
     #: meaning, windows -- docs/mapping.md, "Abstraction policy"
     relaxations: list[dict[str, Any]] = field(default_factory=list)
     strict: bool = False  # relaxations refused (windows that need one fail as "relaxed")
+    stopped: str | None = None  # "max_memory": the memory limit stopped it; the windows so far are reported
 
     @property
     def total(self) -> int:
@@ -216,6 +217,8 @@ class ConformanceResult:
             "relaxations": self.relaxations,
             "strict": self.strict,
         }
+        if self.stopped:
+            d["stopped"] = self.stopped
         d["windows"] = [w.to_dict() for w in self.windows if include_windows or not w.ok]
         return d
 
@@ -269,6 +272,37 @@ def _short(v: Any, n: int = 300) -> str:
 # validation
 
 
+@dataclass
+class Watch:
+    """What a long loop over windows reports and obeys: a progress line every few seconds (windows
+    done/total, rate) and the memory ceiling (``tick`` says when to stop)."""
+
+    total: int | None = None
+    on_progress: Callable[[str], None] | None = None
+    max_memory: int | None = None  # bytes of resident memory
+    label: str = "validate"
+    every: float = 5.0
+    t0: float = field(default_factory=time.monotonic)
+    _due: float = 0.0
+    _memory_due: float = 0.0
+
+    def tick(self, done: int) -> bool:
+        """Called after each window; True when the memory limit is reached."""
+        if self.on_progress is None and self.max_memory is None:
+            return False
+        now = time.monotonic()
+        if self.on_progress is not None and now >= (self._due or self.t0 + self.every):
+            self._due = now + self.every
+            of = f"/{self.total}" if self.total is not None else ""
+            self.on_progress(f"{self.label}: {done}{of} windows ({done / max(now - self.t0, 1e-9):.1f}/s)")
+        if self.max_memory is not None and now >= self._memory_due:
+            self._memory_due = now + 0.2
+            from specula.tla.memory import rss_bytes
+
+            return rss_bytes() >= self.max_memory
+        return False
+
+
 def conformance(
     spec_path: str | Path,
     cfg_path: str | Path | None,
@@ -281,6 +315,7 @@ def conformance(
     issues: Sequence[TraceIssue] = (),
     search_path: Sequence[str | Path] = (),
     strict: bool = False,
+    watch: Watch | None = None,
 ) -> ConformanceResult:
     """Phase 3 over windows (and optionally whole traces) of one spec. Raises SpecError /
     ConfigError for a broken spec, cfg or mapping; bad windows are scored failures."""
@@ -290,7 +325,7 @@ def conformance(
         mapping = load_mapping(mapping)
     model, cfg = build_model(spec_path, cfg_path, search_path)
     return validate_windows(model, windows, mapping, cfg=cfg, targets=targets, traces=traces, issues=issues,
-                            strict_targets=strict_targets, strict=strict)
+                            strict_targets=strict_targets, strict=strict, watch=watch)
 
 
 def validate_windows(
@@ -304,10 +339,13 @@ def validate_windows(
     traces: Sequence[Trace] = (),
     issues: Sequence[TraceIssue] = (),
     strict: bool = False,
+    watch: Watch | None = None,
 ) -> ConformanceResult:
     """Validate ``windows`` against an already built Model. ``strict``: a window whose binding
-    needs a relaxation (RELAXATIONS) is not checked and fails with a ``relaxed`` cause."""
+    needs a relaxation (RELAXATIONS) is not checked and fails with a ``relaxed`` cause.
+    ``watch``: progress lines, and the memory limit (the result says ``stopped``)."""
     t0 = time.perf_counter()
+    stopped = None
     info = spec_info(model, cfg)
     if mapping is not None:
         mapping.check_against(info.variables, info.actions, list(getattr(cfg, "constants", {}) or {}) + _defined_names(model))
@@ -352,6 +390,9 @@ def validate_windows(
                         for r in rel:
                             relaxed[r] += 1
                         _record(rows, causes, results, w, action, ok, cause, params)
+                        if watch is not None and watch.tick(len(results)):
+                            stopped = "max_memory"
+                            break
                         continue
                     checked += 1
                     try:
@@ -368,9 +409,12 @@ def validate_windows(
             for r in rel:
                 relaxed[r] += 1
             _record(rows, causes, results, w, action, ok, cause, params)
+            if watch is not None and watch.tick(len(results)):
+                stopped = "max_memory"
+                break
     except KeyboardInterrupt:  # Ctrl-C: the windows checked so far are reported, marked partial
         interrupted = True
-    follows = [] if interrupted else [follow_trace(model, binder, tr) for tr in traces]
+    follows = [] if interrupted or stopped else [follow_trace(model, binder, tr) for tr in traces]
     for tr in follows:
         if not tr.ok and tr.failed_action and tr.failed_action not in rows:
             pass
@@ -402,6 +446,7 @@ def validate_windows(
         checked=checked,
         relaxations=_relaxation_rows(relaxed),
         strict=strict,
+        stopped=stopped,
     )
     if interrupted:
         from specula.errors import Interrupted
@@ -701,9 +746,13 @@ def validate_files(
     whole_trace: bool = False,
     search_path: Sequence[str | Path] = (),
     strict: bool = False,
+    on_progress: Callable[[str], None] | None = None,
+    max_memory: int | None = None,
 ) -> ConformanceResult:
     """Read window/trace files (problems collected, not fatal), cut event traces into windows of
-    the target actions, validate. ``whole_trace`` also follows each whole trace."""
+    the target actions, validate. ``whole_trace`` also follows each whole trace. ``on_progress``
+    gets a line every few seconds (windows done/total, rate); ``max_memory`` (bytes) stops the
+    validation there with the windows checked so far (``stopped``)."""
     from specula.errors import InputError
     from specula.traces.cut import cut_windows
     from specula.traces.readers import detect_format, find_trace_files, iter_windows, read_trace
@@ -748,8 +797,11 @@ def validate_files(
             issues.append(TraceIssue("", None, f"{len(windows) - len(keep)} windows of non-target actions skipped "
                                      f"({', '.join(others)})", "warning"))
         windows = keep
+    if on_progress is not None:
+        on_progress(f"validate: {len(windows)} windows from {len(files)} file(s)")
     return conformance(spec_path, cfg_path, windows, mapping, targets=targets, traces=traces, issues=issues,
-                       search_path=search_path, strict_targets=True, strict=strict)
+                       search_path=search_path, strict_targets=True, strict=strict,
+                       watch=Watch(len(windows), on_progress, max_memory))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -763,6 +815,8 @@ def validate_wv(
     search_path: Sequence[str | Path] = (),
     strict: bool = False,
     spec: str | Path | None = None,
+    on_progress: Callable[[str], None] | None = None,
+    max_memory: int | None = None,
 ) -> ConformanceResult:
     """Run SysMoBench WV/TV modules unchanged: for every window index, the module's model with
     ``w`` bound to that window, checked for its invariant (NeverPost); a window passes when the
@@ -786,9 +840,13 @@ def validate_wv(
     choices: Counter[str] = Counter()
     relaxed: Counter[tuple[str, str]] = Counter()
     checked = 0
+    stopped = None
+    watch = Watch(None, on_progress, max_memory)
     if not modules:
         raise InputError("no window-validation module given")
     for path in modules:
+        if stopped:
+            break
         path = Path(path)
         mod = read_wv(path, tuple(str(p) for p in search_path))
         cfg_file = Path(cfg_path) if cfg_path is not None else path.with_suffix(".cfg")
@@ -829,6 +887,9 @@ def validate_wv(
                 results.append(wr)
                 rows.setdefault(mod.action, ActionRow(mod.action))
                 rows[mod.action].total += 1
+            if watch.tick(len(results)):
+                stopped = "max_memory"
+                break
         if failing:
             _diagnose_wv(mod, cfg, failing, causes, issues)
     ordered = list(rows.values())
@@ -837,7 +898,8 @@ def validate_wv(
     return ConformanceResult(
         score=score, actions=ordered, causes=sorted(causes.values(), key=lambda c: (-c.count, c.action, c.title)),
         windows=results, choices=dict(choices.most_common()), issues=issues,
-        seconds=time.perf_counter() - t0, checked=checked, relaxations=_relaxation_rows(relaxed), strict=strict)
+        seconds=time.perf_counter() - t0, checked=checked, relaxations=_relaxation_rows(relaxed), strict=strict,
+        stopped=stopped)
 
 
 def _wv_relaxations(mod: Any) -> tuple[tuple[str, str], ...]:

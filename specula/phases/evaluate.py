@@ -134,7 +134,7 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
         targets = ", ".join(inputs.target_actions) or "the target actions"
         put(PhaseScore("conformance", 0.0, f"the traces have no windows of {targets} (is a mapping of trace actions needed?)"))
     else:
-        from specula.phases.conformance import validate_windows
+        from specula.phases.conformance import Watch, validate_windows
         from specula.traces.mapping import Mapping, load_mapping
 
         try:
@@ -145,7 +145,8 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
             if inputs.on_progress is not None:
                 inputs.on_progress(f"conformance: {len(inputs.windows)} windows")
             p3 = validate_windows(model, list(inputs.windows), mapping, cfg=cfg,
-                                  targets=list(inputs.target_actions) or None)
+                                  targets=list(inputs.target_actions) or None,
+                                  watch=Watch(len(inputs.windows), inputs.on_progress, label="conformance"))
             put(PhaseScore("conformance", p3.score, None, p3.to_dict(), p3.summary()))
         except SpeculaError as exc:
             d = exc.diagnostics()
@@ -169,7 +170,11 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
             search_path=inputs.search_path,
             strict=inputs.strict,
             on_progress=inputs.on_progress,
+            max_memory=inputs.runtime.max_memory,
         )
         put(PhaseScore("invariants", p4.score, None, p4.to_dict(), p4.summary()))
+    notes = card.limit_notes()
+    if notes:  # searches that passed only because a limit cut them: said on the card itself
+        card.meta["not_exhaustive"] = notes
     card.meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     return card

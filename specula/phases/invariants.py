@@ -196,6 +196,7 @@ def invariants(
     search_path: Sequence[str | Path] = (),
     strict: bool = False,
     on_progress: Callable[[str], None] | None = None,
+    max_memory: str | None = None,
 ) -> InvariantResult:
     """Score phase 4: check every definition alone; untranslated templates are reported only.
 
@@ -216,7 +217,8 @@ def invariants(
     for i, d in enumerate(defs, 1):
         if on_progress is not None:
             on_progress(f"invariants: {d.name} ({i}/{len(defs)}, up to {seconds:.0f} s)")
-        rows.append(_check_one(d, shared, spec_path, spec_text, base_cfg, seconds, search_path, strict, on_progress))
+        rows.append(_check_one(d, shared, spec_path, spec_text, base_cfg, seconds, search_path, strict, on_progress,
+                               max_memory))
     for t in untranslated:
         rows.append(InvariantRow(name=t.name, type=t.type, status="untranslated", message="no translation"))
     result = InvariantResult(score=0.0, rows=rows)
@@ -247,7 +249,7 @@ def _alone(cfg: Any, name: str | None, kind: str) -> Any:
 
 def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, base_cfg: Any, seconds: float,
                search_path: Sequence[str | Path], strict: bool = False,
-               on_progress: Callable[[str], None] | None = None) -> InvariantRow:
+               on_progress: Callable[[str], None] | None = None, max_memory: str | None = None) -> InvariantRow:
     from specula.errors import SpeculaError
     from specula.tla import Limits, Model, check, load_text
 
@@ -261,11 +263,10 @@ def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, ba
             model = Model(spec, cfg)
         row.vacuous = _vacuity(d, spec_text, model.variables)
         from specula.phases.runtime import progress_lines
-
-        from specula.tla.memory import default_max_memory
+        from specula.tla.memory import memory_limit
 
         res = check(model, Limits(max_seconds=seconds, check_deadlock=False, progress_every=5.0,
-                                  max_memory=default_max_memory()), cfg=cfg,
+                                  max_memory=memory_limit(max_memory)), cfg=cfg,
                     on_progress=progress_lines(on_progress, f"invariants: {d.name}"))
         if res.stopped == "interrupted":  # never scored as a pass: stop the phase
             raise KeyboardInterrupt
@@ -284,10 +285,13 @@ def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, ba
         row.status = "passed"
         if res.verdict == "limit":
             row.exhaustive = False
-            row.message = f"passed by time limit: {res.distinct} states explored, not exhaustive"
+            from specula.phases.runtime import limit_word
+
+            limit = limit_word(res.stopped)
+            row.message = f"passed by {limit} limit: {res.distinct} states explored, not exhaustive"
             if strict:
                 row.status = "incomplete"
-                row.message = f"incomplete (--strict): time limit reached after {res.distinct} states, no violation"
+                row.message = f"incomplete (--strict): {limit} limit reached after {res.distinct} states, no violation"
     elif res.verdict in ("invariant", "action-property", "temporal", "liveness") and res.violated in (d.name, None):
         row.status = "violated"
         row.message = res.message

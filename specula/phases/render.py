@@ -28,6 +28,8 @@ def render_scorecard(card: Scorecard, console: Any) -> None:
                 f"{cov['branches']} branches exercised by the {cov['windows']} scored windows"))
     table.add_row("[bold]overall[/]", f"[bold]{card.overall:.3f}[/]", "")
     console.print(table)
+    for note in card.limit_notes():  # a pass by a limit is said plainly, also when the phase scored 1
+        console.print(f"not exhaustive: {note}", markup=False)
     for name in PHASE_NAMES:
         ps = card.phases.get(name)
         if ps and not ps.skipped and ps.score < 1.0 and ps.summary:

@@ -33,6 +33,9 @@ class RuntimeSettings:
     run_seconds: float = 30.0
     seed: int | None = None  # base seed; run k uses seed + k
     strict: bool = False  # a check cut by its time limit fails instead of passing (SysMoBench passes it)
+    # the searches of every phase stop at this resident memory (--max-memory: 4G, 75%, 0 = none);
+    # None: specula.tla.memory's default fraction of the machine
+    max_memory: str | None = None
 
 
 @dataclass
@@ -216,10 +219,11 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings(),
 
     # -- the bounded runtime check (deadlock off; a clean timeout passes)
     try:
-        from specula.tla.memory import default_max_memory
+        from specula.tla.memory import memory_limit
 
+        memory = memory_limit(settings.max_memory)
         res = check(model, Limits(max_seconds=settings.check_seconds, check_deadlock=False, progress_every=5.0,
-                                  max_memory=default_max_memory()),
+                                  max_memory=memory),
                     on_progress=progress_lines(on_progress, "runtime check"))
         if res.stopped == "interrupted":  # an interrupted search proves nothing: stop the phase
             raise KeyboardInterrupt
@@ -236,7 +240,7 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings(),
         result.check_passed = verdict == "ok" or (verdict == "limit" and not settings.strict)
         if verdict == "limit":
             result.check["exhaustive"] = False
-            result.check["note"] = (f"{'incomplete (--strict)' if settings.strict else 'passed by time limit'}: "
+            result.check["note"] = (f"{'incomplete (--strict)' if settings.strict else f'passed by {limit_word(res.stopped)} limit'}: "
                                     f"{res.distinct} states explored, not exhaustive")
         if not result.check_passed:
             result.errors.append(
@@ -271,6 +275,7 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings(),
             seed=seed,
             max_seconds=settings.run_seconds,
             check_deadlock=False,
+            max_memory=memory,
         )
         if sim.stopped == "interrupted":
             raise KeyboardInterrupt
@@ -300,6 +305,12 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings(),
     if all_actions:
         result.score = len(covered - error_actions) / len(all_actions)
     return result
+
+
+def limit_word(stopped: str | None) -> str:
+    """The limit that cut a search, for "passed by time limit: ..." (``CheckResult.stopped``)."""
+    return {"max_seconds": "time", "max_memory": "memory", "max_states": "state", "max_depth": "depth"}.get(
+        stopped or "", "time")
 
 
 def progress_lines(say: Callable[[str], None] | None, what: str) -> Callable[[Any], None] | None:

@@ -79,6 +79,20 @@ class Scorecard:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, default=str)
 
+    def limit_notes(self) -> list[str]:
+        """The searches a limit cut (time, memory) with no error, each as "runtime: passed by time
+        limit: N states explored, not exhaustive" (or "incomplete (--strict): ...")."""
+        notes: list[str] = []
+        rt = self.phases.get("runtime")
+        note = ((rt.detail or {}).get("check") or {}).get("note") if rt is not None and not rt.skipped else None
+        if note:
+            notes.append(f"runtime: {note}")
+        inv = self.phases.get("invariants")
+        for row in (inv.detail or {}).get("rows", []) if inv is not None and not inv.skipped else []:
+            if row.get("exhaustive") is False:
+                notes.append(f"invariants: {row.get('name')}: {row.get('message')}")
+        return notes
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Scorecard":
         card = cls(task=data.get("task", ""), spec=data.get("spec", ""), meta=dict(data.get("meta", {})))

@@ -10,7 +10,7 @@ import os
 import re
 import sys
 
-__all__ = ["rss_bytes", "machine_bytes", "default_max_memory", "parse_memory", "DEFAULT_FRACTION"]
+__all__ = ["rss_bytes", "machine_bytes", "default_max_memory", "parse_memory", "memory_limit", "DEFAULT_FRACTION"]
 
 DEFAULT_FRACTION = 0.6  # of the machine's physical memory
 
@@ -58,3 +58,9 @@ def parse_memory(text: str) -> int | None:
     if not m:
         raise ValueError(f"{text!r} is not a memory size (e.g. 4G, 512M, 75%)")
     return int(float(m.group(1)) * _UNITS[m.group(2)])
+
+
+def memory_limit(text: str | None) -> int | None:
+    """The ceiling a ``--max-memory`` text asks for: ``None`` (not given) is the default fraction of
+    the machine; otherwise ``parse_memory`` (``0`` = no limit). Raises ValueError on a bad text."""
+    return default_max_memory() if text is None else parse_memory(text)

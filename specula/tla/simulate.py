@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from specula.errors import EvalError
+from specula.tla.memory import rss_bytes
 from specula.tla.plan import ActionCoverage, prepare
 
 __all__ = ["SimError", "SimResult", "simulate"]
@@ -52,7 +53,7 @@ class SimResult:
     coverage: list[ActionCoverage] = field(default_factory=list)  # distinct = states first seen via it
     errors: list[SimError] = field(default_factory=list)
     elapsed: float = 0.0
-    stopped: str | None = None  # "max_seconds" | "interrupted"
+    stopped: str | None = None  # "max_seconds" | "max_memory" | "interrupted"
     variables: tuple[str, ...] = ()
     message: str = ""
 
@@ -75,8 +76,10 @@ def simulate(
     check_deadlock: bool | None = None,
     stop_on_error: bool = True,
     on_run: Callable[[int, SimResult], None] | None = None,
+    max_memory: int | None = None,
 ) -> SimResult:
-    """Run ``num`` random walks of at most ``depth`` states; never raises for model errors."""
+    """Run ``num`` random walks of at most ``depth`` states; never raises for model errors.
+    ``max_memory`` (bytes of resident memory): the walks stop there (``stopped = "max_memory"``)."""
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
@@ -114,11 +117,18 @@ def simulate(
                 return name, f"Invariant {name} is violated."
         return None
 
+    memory_due = 0.0
     try:
         for run in range(num):
-            if max_seconds is not None and time.monotonic() - t0 >= max_seconds:
+            now = time.monotonic()
+            if max_seconds is not None and now - t0 >= max_seconds:
                 res.stopped = "max_seconds"
                 break
+            if max_memory is not None and now >= memory_due:
+                memory_due = now + 0.2
+                if rss_bytes() >= max_memory:
+                    res.stopped = "max_memory"
+                    break
             res.runs += 1
             trace: list[tuple[str | None, State]] = []
             try:
