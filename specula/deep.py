@@ -19,7 +19,7 @@ import sys
 import threading
 from typing import Any, Callable, TypeVar
 
-__all__ = ["call_deep", "RECURSION_LIMIT", "STACK_BYTES", "in_deep_thread"]
+__all__ = ["call_deep", "RECURSION_LIMIT", "STACK_BYTES", "in_deep_thread", "interrupt_thread"]
 
 T = TypeVar("T")
 
@@ -33,7 +33,7 @@ def in_deep_thread() -> bool:
     return bool(getattr(_local, "deep", False))
 
 
-def _interrupt(thread: threading.Thread) -> None:
+def interrupt_thread(thread: threading.Thread) -> None:
     """Raise KeyboardInterrupt in ``thread`` at its next bytecode (as a signal would)."""
     if thread.ident is not None:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(KeyboardInterrupt))
@@ -80,7 +80,7 @@ def call_deep(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
                 if interrupted:  # a second Ctrl-C while the work winds down: stop waiting
                     raise
                 interrupted = True
-                _interrupt(worker)
+                interrupt_thread(worker)
     finally:
         if done.is_set():
             with _raise_lock:

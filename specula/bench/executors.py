@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -106,25 +107,54 @@ class LocalExecutor:
                 tell(progress)
                 yield Done(job, result, error, secs)
             return
+        active: set[threading.Thread] = set()  # threads running a job right now
+        lock = threading.Lock()
+
+        def tracked(job: Job) -> tuple[Any, str | None, float]:
+            me = threading.current_thread()
+            with lock:
+                active.add(me)
+            try:
+                return run_job(job)
+            finally:
+                with lock:
+                    active.discard(me)
+
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            pending: dict[Future, Job] = {}
-            queue = list(jobs)
-            while queue or pending:
-                while queue and len(pending) < self.jobs:
-                    job = queue.pop(0)
-                    pending[pool.submit(run_job, job)] = job
-                progress.queued, progress.running = len(queue), len(pending)
+            try:
+                yield from self._pool(pool, jobs, progress, tell, tracked)
+            except BaseException:  # Ctrl-C (or the caller stopped): the running jobs stop too, at once
+                pool.shutdown(wait=False, cancel_futures=True)
+                from specula.deep import interrupt_thread
+
+                with lock:
+                    running = list(active)
+                for t in running:
+                    interrupt_thread(t)
+                raise
+
+    def _pool(self, pool: ThreadPoolExecutor, jobs: Sequence[Job], progress: Progress,
+              tell: Callable[[Progress], None], tracked: Callable[[Job], Any]) -> Iterator[Done]:
+        pending: dict[Future, Job] = {}
+        queue = list(jobs)
+        while queue or pending:
+            while queue and len(pending) < self.jobs:
+                job = queue.pop(0)
+                pending[pool.submit(tracked, job)] = job
+            progress.queued, progress.running = len(queue), len(pending)
+            tell(progress)
+            finished: set[Future] = set()
+            while not finished:  # in slices: a Ctrl-C reaches this thread only between bytecodes
+                finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for f in finished:
+                job = pending.pop(f)
+                result, error, secs = f.result()
+                progress.failed += error is not None
+                progress.done += error is None
+                progress.cost_usd += _cost(result)
+                progress.running = len(pending)
                 tell(progress)
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    job = pending.pop(f)
-                    result, error, secs = f.result()
-                    progress.failed += error is not None
-                    progress.done += error is None
-                    progress.cost_usd += _cost(result)
-                    progress.running = len(pending)
-                    tell(progress)
-                    yield Done(job, result, error, secs)
+                yield Done(job, result, error, secs)
 
 
 def worker_env(environ: dict[str, str] | None = None) -> dict[str, str]:

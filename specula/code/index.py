@@ -121,7 +121,7 @@ def index_repo(
             misses.append((src, lang, path, sha, key))
 
     tick = _progress(on_progress, len(misses))
-    if on_progress is not None and misses:
+    if on_progress is not None and len(misses) >= PARALLEL_MIN_FILES:  # a parse that takes a while
         on_progress(f"indexing {len(pending)} files: {len(pending) - len(misses)} from cache, {len(misses)} to parse")
     n_workers = workers if workers is not None else _default_workers()
     fresh: dict[str, dict] = {}

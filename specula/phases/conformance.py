@@ -797,8 +797,6 @@ def validate_files(
             issues.append(TraceIssue("", None, f"{len(windows) - len(keep)} windows of non-target actions skipped "
                                      f"({', '.join(others)})", "warning"))
         windows = keep
-    if on_progress is not None:
-        on_progress(f"validate: {len(windows)} windows from {len(files)} file(s)")
     return conformance(spec_path, cfg_path, windows, mapping, targets=targets, traces=traces, issues=issues,
                        search_path=search_path, strict_targets=True, strict=strict,
                        watch=Watch(len(windows), on_progress, max_memory))

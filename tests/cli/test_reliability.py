@@ -455,12 +455,12 @@ def test_code_index_reports_progress_on_stderr(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("SPECULA_CACHE_DIR", str(tmp_path / "cache"))  # nothing comes from an earlier run's cache
     repo = tmp_path / "repo"
     repo.mkdir()
-    for i in range(3):
+    for i in range(150):  # enough to take a while (a handful parse silently)
         (repo / f"m{i}.py").write_text(f"def f{i}(x):\n    return x + {i}\n")
     assert main(["code", "index", str(repo), "--json"]) == 0
     cap = capsys.readouterr()
-    assert json.loads(cap.out)["files"] == 3  # stdout holds only the JSON
-    assert "indexing 3 files: 0 from cache, 3 to parse" in cap.err
+    assert json.loads(cap.out)["files"] == 150  # stdout holds only the JSON
+    assert "indexing 150 files: 0 from cache, 150 to parse" in cap.err
 
 
 def test_simulation_reports_progress_and_stops_at_the_memory_limit(tmp_path, capsys):
@@ -572,3 +572,23 @@ def test_interrupted_bench_traces_stops_the_harness(tmp_path):
                                  "--out", str(out))
     assert rc == 130 and "Traceback" not in err, err
     assert len(list(out.glob("*"))) < 400
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_interrupted_bench_eval_stops_at_once_and_stores_nothing_partial(tmp_path, jobs):
+    # the raft reference's runtime check runs a minute: Ctrl-C once it reports progress; the specs
+    # being scored are not stored (they are scored again next time), and the command exits 130.
+    # With --jobs 2 both running specs stop (before, the pool ran them to their end first).
+    specs = tmp_path / "specs" / "raft"
+    for run in ("1", "2"):
+        (specs / run).mkdir(parents=True)
+        for f in (SYSTEMS / "raft" / "ref").glob("etcdraft.*"):
+            (specs / run / f.name).write_text(f.read_text())
+    results = tmp_path / "r.jsonl"
+    rc, out, err = _interrupt_when(signal.SIGINT, "raft run 1: runtime check: ", "bench", "eval", "--spec-dir",
+                                   str(tmp_path / "specs"), "--entry", "x", "--task", "raft", "--results", str(results),
+                                   "--jobs", jobs)
+    assert rc == 130 and "interrupted" in err and "Traceback" not in err, err
+    assert "overall" not in err and not (results.is_file() and results.read_text().strip())
+    assert not list(specs.glob("*/etcdraft.scorecard.json"))
+    assert "runtime coverage" not in err  # the runtime check of neither spec went on to its simulation runs
