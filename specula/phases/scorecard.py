@@ -84,9 +84,8 @@ class Scorecard:
         limit: N states explored, not exhaustive" (or "incomplete (--strict): ...")."""
         notes: list[str] = []
         rt = self.phases.get("runtime")
-        note = ((rt.detail or {}).get("check") or {}).get("note") if rt is not None and not rt.skipped else None
-        if note:
-            notes.append(f"runtime: {note}")
+        check = ((rt.detail or {}).get("check") or {}) if rt is not None and not rt.skipped else {}
+        notes += [f"runtime: {check[k]}" for k in ("note", "simulation_note") if check.get(k)]
         inv = self.phases.get("invariants")
         for row in (inv.detail or {}).get("rows", []) if inv is not None and not inv.skipped else []:
             if row.get("exhaustive") is False:
