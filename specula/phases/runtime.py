@@ -280,8 +280,8 @@ def runtime_on(model: Any, settings: RuntimeSettings = RuntimeSettings(),
         if sim.stopped == "interrupted":
             raise KeyboardInterrupt
         if sim.stopped == "max_memory":  # coverage counts the walks made so far; said on the card
-            result.check["simulation_note"] = (f"simulation run {k + 1} stopped by the memory limit after "
-                                               f"{sim.runs} walk(s): coverage is from the walks made")
+            result.check.setdefault("simulation_note", f"simulation runs stopped by the memory limit from run "
+                                                       f"{k + 1} on: coverage is from the walks made")
         run_cov = sorted({c.name for c in sim.coverage if c.generated > 0})
         covered.update(run_cov)
         err_action = None
