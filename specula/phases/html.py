@@ -169,5 +169,7 @@ def render_html(card: Scorecard) -> str:
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>specula scorecard — {_e(card.task or card.spec)}</title><style>{_CSS}</style></head><body>"
         f"<h1>specula scorecard — {_e(card.task or '')}</h1><div class='meta'>{_e(card.spec)}<br>{meta}</div>"
-        f"<div class='cards'>{''.join(cards)}</div>{''.join(sections)}</body></html>\n"
+        f"<div class='cards'>{''.join(cards)}</div>"
+        + "".join(f"<p class='warn'>not exhaustive: {_e(n)}</p>" for n in card.limit_notes())
+        + f"{''.join(sections)}</body></html>\n"
     )

@@ -512,12 +512,15 @@ def test_every_search_command_takes_max_memory(args, capsys):
     assert body["error"]["location"]["file"] == "--max-memory" and "not a memory size" in body["error"]["message"]
 
 
-def test_max_memory_stops_eval_and_validate_with_partial_figures(capsys):
+def test_max_memory_stops_eval_and_validate_with_partial_figures(capsys, tmp_path):
     # 1M is below what any process holds: every search stops at its first memory check
-    rc = main(["eval", str(SPIN), "--task", "spinlock", "--phase", "runtime", "--max-memory", "1M", "--json"])
+    html = tmp_path / "r.html"
+    rc = main(["eval", str(SPIN), "--task", "spinlock", "--phase", "runtime", "--max-memory", "1M", "--json",
+               "--html", str(html)])
     card = json.loads(capsys.readouterr().out)
     assert rc == 0 and card["phases"]["runtime"]["detail"]["check"]["stopped"] == "max_memory"
     assert card["meta"]["not_exhaustive"][0].startswith("runtime: passed by memory limit: ")
+    assert "<p class='warn'>not exhaustive: runtime: passed by memory limit: " in html.read_text()  # the report
     rc = main(["validate", str(SPIN), "--traces", str(SYSTEMS / "spinlock" / "traces"), "--max-memory", "1M",
                "--json"])
     cap = capsys.readouterr()
