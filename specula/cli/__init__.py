@@ -96,7 +96,8 @@ def _run(args: list[str]) -> int:
             except BrokenPipeError:
                 return _quiet_broken_pipe()
         return exc.exit_code
-    except KeyboardInterrupt:  # reported by _run (or before the command started)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
         return 130
     except BrokenPipeError:
         return _quiet_broken_pipe()
