@@ -41,18 +41,22 @@ class WorkspaceToolbox(Toolbox):
         """
         from specula.tla import report
         from specula.tla.checker import Limits, build_model, check
+        from specula.tla.memory import memory_limit
 
         spec, cfg_path = self._current()
         model, cfg = build_model(spec, cfg_path)
         seconds = float(max_seconds) if max_seconds > 0 else None
+        # even with every other limit off, the search stops at the scorer's memory limit (--max-memory)
+        runtime = getattr(self.scoring.scorer, "runtime", None)
+        memory = memory_limit(getattr(runtime, "max_memory", None))
         if simulate:
             from specula.tla.simulate import simulate as run_simulation
 
             sim = run_simulation(model, num=max(1, traces), depth=max(1, depth), seed=seed, max_seconds=seconds,
-                                 cfg=cfg, check_deadlock=deadlock)
+                                 cfg=cfg, check_deadlock=deadlock, max_memory=memory)
             return report.render_simulation(sim, spec.name, markup=False)
         limits = Limits(max_states=max_states or None, max_depth=max_depth or None, max_seconds=seconds,
-                        check_deadlock=deadlock)
+                        check_deadlock=deadlock, max_memory=memory)
         res = check(model, limits, cfg=cfg)
         return report.render_check(res, spec.name, cfg_path.name, markup=False)
 

@@ -73,6 +73,17 @@ def quick_runtime() -> tuple[object, float]:
     return RuntimeSettings(check_seconds=30, runs=4, traces_per_run=20, depth=30, run_seconds=30), 30.0
 
 
+def session_runtime(quick: bool, max_memory: Optional[str]) -> tuple[object, float]:
+    """(runtime settings, invariant seconds) of a session's phases: ``--quick``'s or the defaults,
+    with ``--max-memory`` checked and applied to every search."""
+    import dataclasses
+
+    from specula.phases import RuntimeSettings
+
+    settings, seconds = quick_runtime() if quick else (RuntimeSettings(), 60.0)
+    return dataclasses.replace(settings, max_memory=memory_flag(max_memory)), seconds
+
+
 def _console_class():
     from rich.console import Console
 

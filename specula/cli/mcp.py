@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import RunsDirOpt, SysMoBenchOpt, quick_runtime
+from specula.cli.common import MaxMemoryOpt, RunsDirOpt, SysMoBenchOpt, session_runtime
 
 
 @app.command("mcp")
@@ -28,6 +28,7 @@ def mcp_cmd(
     entry: str = typer.Option("mcp/external", "--entry", help="Leaderboard entry name of the external agent, e.g. mcp/claude-code."),
     quick: bool = typer.Option(False, "--quick", help="Faster, smaller runtime checks while iterating."),
     sysmobench: Optional[str] = SysMoBenchOpt,
+    max_memory: Optional[str] = MaxMemoryOpt,
 ) -> None:
     """Serve the modeling agent's tools (and model checking, trace validation) over MCP, on stdio by default.
     Every session is a run directory, like `specula model`'s."""
@@ -43,7 +44,7 @@ def mcp_cmd(
         task = load_target(target, module=module, sysmobench=sysmobench)
         task = with_code(with_overrides(task, module=module, actions=action, traces=traces, mapping=mapping,
                                         invariants=invariants))
-    runtime, inv_seconds = quick_runtime() if quick else (None, 60.0)
+    runtime, inv_seconds = session_runtime(quick, max_memory)
     ws, instructions = open_workspace(task, resume=resume, runs_dir=runs_dir, spec=spec, cfg=cfg, entry=entry,
                                       results=results, runtime=runtime, invariant_seconds=inv_seconds,
                                       log=stderr_log)

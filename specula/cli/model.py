@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from pathlib import Path
 from typing import Optional
@@ -10,8 +9,8 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import (JsonOpt, MaxMemoryOpt, RunsDirOpt, SysMoBenchOpt, console, memory_flag, print_json,
-                                progress_printer, quick_runtime)
+from specula.cli.common import (JsonOpt, MaxMemoryOpt, RunsDirOpt, SysMoBenchOpt, console, print_json,
+                                progress_printer, session_runtime)
 
 @app.command("model")
 def model_cmd(
@@ -42,7 +41,6 @@ def model_cmd(
     from specula.agent.ledger import parse_budget
     from specula.agent.session import DEFAULT_BUDGET, DEFAULT_MODEL, RunOptions, resume_run, start_run
     from specula.bench.scoring import TaskScorer
-    from specula.phases import RuntimeSettings
     from specula.tasks import load_target, with_code, with_overrides
     from specula.errors import InputError
 
@@ -56,10 +54,7 @@ def model_cmd(
     opts = RunOptions(model=model or DEFAULT_MODEL, runs_dir=runs_dir, stream=stream,
                       retry=RetryPolicy(attempts=retries, initial=0.2 if retries <= 2 else 1.0),
                       translate_with_model=not no_translate, on_event=view.on_event)
-    settings, invariant_seconds = RuntimeSettings(), 60.0
-    if quick:
-        settings, invariant_seconds = quick_runtime()
-    settings = dataclasses.replace(settings, max_memory=memory_flag(max_memory))
+    settings, invariant_seconds = session_runtime(quick, max_memory)
 
     # progress of the phases (a long check: invariant, states, rate): in the live view, or on stderr with --json
     say = progress_printer() if json_out else (lambda line: view.on_event({"event": "progress", "text": line}))

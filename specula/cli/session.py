@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import RunsDirOpt, SysMoBenchOpt, console, quick_runtime
+from specula.cli.common import MaxMemoryOpt, RunsDirOpt, SysMoBenchOpt, console, session_runtime
 
 
 @app.command("session")
@@ -26,6 +26,7 @@ def session_cmd(
     runs_dir: Path = RunsDirOpt,
     quick: bool = typer.Option(False, "--quick", help="Faster, smaller runtime checks while iterating."),
     sysmobench: Optional[str] = SysMoBenchOpt,
+    max_memory: Optional[str] = MaxMemoryOpt,
 ) -> None:
     """An interactive session over a run directory: the agent's text and tool calls live, the spec and its diffs,
     the scorecard, failing windows and counterexamples; commands to run phases, edit, guide, approve or reject."""
@@ -34,7 +35,7 @@ def session_cmd(
     from specula.tasks import load_target, with_code, with_overrides
     from specula.session import SessionApp, open_session
 
-    runtime, inv_seconds = quick_runtime() if quick else (None, 60.0)
+    runtime, inv_seconds = session_runtime(quick, max_memory)
     is_run = (Path(target) / "state.json").is_file() or (runs_dir / target / "state.json").is_file()
     common = dict(model=model, runs_dir=runs_dir, runtime=runtime, invariant_seconds=inv_seconds,
                   spec=spec, mutant=mutant, confirm=confirm)

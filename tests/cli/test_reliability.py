@@ -505,8 +505,13 @@ SPIN = SYSTEMS / "spinlock" / "ref" / "spin.tla"
     ["validate", str(SPIN), "--traces", str(SYSTEMS / "spinlock" / "traces")],
     ["bench", "eval", "--spec-dir", str(SYSTEMS), "--entry", "x", "--task", "spinlock"],
     ["model", "spinlock", "--model", "openai/x"], ["bench", "run", "--model", "openai/x", "--task", "spinlock"],
-], ids=["check", "simulate", "eval", "validate", "bench-eval", "model", "bench-run"])
+    ["mcp", "spinlock"], ["session", "spinlock"],
+], ids=["check", "simulate", "eval", "validate", "bench-eval", "model", "bench-run", "mcp", "session"])
 def test_every_search_command_takes_max_memory(args, capsys):
+    if args[0] in ("mcp", "session"):  # no --json: the one-line error names the flag
+        assert main([*args, "--max-memory", "lots"]) == 2
+        assert capsys.readouterr().err.startswith("--max-memory: error: 'lots' is not a memory size")
+        return
     assert main([*args, "--max-memory", "lots", "--json"]) == 2  # checked before any work
     body = json.loads(capsys.readouterr().out)
     assert body["error"]["location"]["file"] == "--max-memory" and "not a memory size" in body["error"]["message"]
@@ -595,3 +600,27 @@ def test_interrupted_bench_eval_stops_at_once_and_stores_nothing_partial(tmp_pat
     assert "overall" not in err and not (results.is_file() and results.read_text().strip())
     assert not list(specs.glob("*/etcdraft.scorecard.json"))
     assert "runtime coverage" not in err  # the runtime check of neither spec went on to its simulation runs
+
+
+def test_the_interactive_check_tool_stops_at_the_memory_limit(tmp_path):
+    # `specula mcp` / `session`: check_spec with every limit off still stops at --max-memory
+    from specula.agent.evaluate import Scoring
+    from specula.agent.messages import ToolCall
+    from specula.agent.rundir import RunDir
+    from specula.agent.tools import Session
+    from specula.agent.workspace import WorkspaceToolbox
+    from specula.bench.scoring import TaskScorer
+    from specula.phases import RuntimeSettings
+    from specula.tasks import load_task
+
+    unbounded = ("---- MODULE spin ----\nEXTENDS Naturals\nVARIABLE n\nInit == n = 0\nStartLock == n' = n + 1\n"
+                 "AcquireLock == n' = n + 2\nReleaseLock == n' = n + 3\n"
+                 "Next == StartLock \\/ AcquireLock \\/ ReleaseLock\nSpec == Init /\\ [][Next]_n\n====\n")
+    task = load_task("spinlock")
+    tb = WorkspaceToolbox(Session(task, RunDir.create(tmp_path / "runs", task.to_dict())),
+                          Scoring(TaskScorer(task, RuntimeSettings(max_memory="1M"))))
+    tb.call(ToolCall(id="1", name="write_spec", arguments={"tla": unbounded, "cfg": "SPECIFICATION Spec\n"}))
+    text, _ = tb.call(ToolCall(id="2", name="check_spec", arguments={"max_states": 0, "max_seconds": 0}))
+    assert "stopped: reached the memory limit" in text
+    text, _ = tb.call(ToolCall(id="3", name="check_spec", arguments={"simulate": True, "max_seconds": 0}))
+    assert "stopped: max_memory" in text
