@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from specula.cli.app import app
-from specula.cli.common import JsonOpt, console, print_json
+from specula.cli.common import JsonOpt, console, print_json, progress_printer
 
 
 @app.command("init")
@@ -33,7 +33,8 @@ def init_cmd(
         from specula.agent.providers import RetryPolicy, make_provider
 
         provider = make_provider(model, retry=RetryPolicy(attempts=retries, initial=0.2 if retries <= 2 else 1.0))
-    result = init_repo(repo, focus, name=name, provider=provider, force=force, write=not dry_run)
+    result = init_repo(repo, focus, name=name, provider=provider, force=force, write=not dry_run,
+                       on_progress=progress_printer())  # on stderr, also with --json
     if json_out:
         print_json(result.to_dict())
         return

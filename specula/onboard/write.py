@@ -366,8 +366,9 @@ def write_task(p: Proposal, repo: Path, *, force: bool = False) -> InitResult:
 
 
 def init_repo(repo: str | Path, focus: str = "", *, name: str | None = None, provider=None, force: bool = False,
-              write: bool = True, on_event=None) -> InitResult:
-    """Index ``repo``, propose (refined by ``provider`` when given) and write the task folder."""
+              write: bool = True, on_event=None, on_progress=None) -> InitResult:
+    """Index ``repo``, propose (refined by ``provider`` when given) and write the task folder.
+    ``on_progress`` gets the indexing's progress lines (files parsed, rate) and one per step."""
     from specula.code import index_repo
     from specula.onboard.scan import propose
     from specula.onboard.llm import refine
@@ -375,9 +376,11 @@ def init_repo(repo: str | Path, focus: str = "", *, name: str | None = None, pro
     root = Path(repo)
     if not root.is_dir():
         raise InputError("not a repository directory", path=str(repo))
-    index = index_repo(root)
+    say = on_progress or (lambda line: None)
+    index = index_repo(root, on_progress=on_progress)
     p = propose(index, focus, name=name)
     if provider is not None:
+        say(f"refining the proposal with {provider.model}")
         p = refine(p, provider, index, on_event=on_event)
     if not write:
         return InitResult(p, root / "task.yaml", [])

@@ -451,7 +451,7 @@ def test_a_freshly_spawned_specula_interrupted_at_once_exits_130_quietly(tmp_pat
 
 # ----------------------------------------------------------------------------- progress (item 6)
 
-def test_code_index_reports_progress_on_stderr(tmp_path, capsys, monkeypatch):
+def test_code_index_and_init_report_progress_on_stderr(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("SPECULA_CACHE_DIR", str(tmp_path / "cache"))  # nothing comes from an earlier run's cache
     repo = tmp_path / "repo"
     repo.mkdir()
@@ -461,6 +461,10 @@ def test_code_index_reports_progress_on_stderr(tmp_path, capsys, monkeypatch):
     cap = capsys.readouterr()
     assert json.loads(cap.out)["files"] == 150  # stdout holds only the JSON
     assert "indexing 150 files: 0 from cache, 150 to parse" in cap.err
+    monkeypatch.setenv("SPECULA_CACHE_DIR", str(tmp_path / "cache2"))
+    assert main(["init", str(repo), "--dry-run", "--json"]) == 0  # `init` indexes the repository first
+    cap = capsys.readouterr()
+    assert json.loads(cap.out) and "indexing 150 files: 0 from cache, 150 to parse" in cap.err
 
 
 def test_simulation_reports_progress_and_stops_at_the_memory_limit(tmp_path, capsys):
