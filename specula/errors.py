@@ -109,7 +109,8 @@ class TraceError(InputError):
 
 
 class HarnessError(InputError):
-    """A bundled system's harness failed to build, run, or write its traces."""
+    """A bundled system's harness (or a SysMoBench generator specula runs) failed to build, run,
+    or write its traces."""
 
     exit_code = 1
 

@@ -90,8 +90,9 @@ class TraceNeeds:
             "has_traces": self.has_traces,
         }
 
-    def render(self) -> str:
-        """The message `specula bench traces TASK` prints."""
+    def render(self, runs_generator: bool = False) -> str:
+        """The message `specula bench traces TASK` prints (``runs_generator``: specula builds and
+        runs this task's generator itself when what it needs is here -- etcd)."""
         t = self.task
         if self.generator is None:  # a task name without a checkout
             return "\n".join([
@@ -101,8 +102,10 @@ class TraceNeeds:
                 f"  specula bench traces {t} --import FILE_OR_DIR --out DIR",
                 f"  specula eval SPEC.tla --task {t} --sysmobench PATH --traces DIR",
             ])
-        lines = [f"specula cannot record {t}'s traces itself: SysMoBench records them by running the real system.",
-                 "Recording them here needs:"]
+        lines = ([f"specula records {t}'s traces by building and running SysMoBench's generator, which needs:"]
+                 if runs_generator else
+                 [f"specula cannot record {t}'s traces itself: SysMoBench records them by running the real system.",
+                  "Recording them here needs:"])
         if self.repository:
             pin = f"commit {self.commit}" if self.commit else (
                 f"branch {self.branch} (task.yaml pins no commit)" if self.branch else "no commit pinned in task.yaml")
@@ -327,6 +330,11 @@ def _import_file(path: Path, out: Path, report: ImportReport) -> None:
         with path.open(encoding="utf-8-sig", errors="replace") as fh:
             kept = [raw if raw.endswith("\n") else raw + "\n" for n, raw in enumerate(fh, 1) if n not in bad]
         dest = _place_text(out, path.name, "".join(kept))
+    elif src.format == "etcd-raft":  # raft's own events: the converted event trace is written
+        from specula.traces.etcdraft import convert_raft_trace, event_trace_lines
+
+        trace = convert_raft_trace(path, [])
+        dest = _place_text(out, path.name.split(".", 1)[0] + ".ndjson", "\n".join(event_trace_lines(trace)) + "\n")
     else:  # whole traces are copied as they are (their readers skip the same bad lines again)
         dest = _place_text(out, path.name, path.read_text(encoding="utf-8-sig", errors="replace"))
     src.dest = str(dest)

@@ -59,9 +59,15 @@ def bench_traces(
     imports: Optional[list[Path]] = typer.Option(None, "--import", help="Import traces recorded elsewhere (repeatable): "
                                                  "window files, action_windows.jsonl, event traces, TraceLink run "
                                                  "folders, or folders of them; copied into --out."),
+    go: Optional[str] = typer.Option(None, "--go", help="SysMoBench etcd: the go command that builds SysMoBench's "
+                                     "trace generator (default: SPECULA_GO, else `go` on PATH)."),
+    raft: Optional[Path] = typer.Option(None, "--raft", help="SysMoBench etcd: an etcd-io/raft checkout (default: "
+                                        "SPECULA_ETCD_RAFT, else <checkout>/data/repositories/etcd)."),
+    duration: int = typer.Option(10, "--duration", min=1, help="SysMoBench etcd: seconds each generator run lasts."),
     json_out: bool = JsonOpt,
 ) -> None:
-    """Record a bundled system's traces (its harness), say what a SysMoBench task's recording needs,
+    """Record a bundled system's traces (its harness), say what a SysMoBench task's recording needs
+    (for etcd: build and run SysMoBench's generator when Go and the raft sources are here),
     or import traces recorded elsewhere (--import)."""
     from specula.errors import InputError
     from specula.tasks import SYSMOBENCH_TARGET_ACTIONS
@@ -74,6 +80,9 @@ def bench_traces(
         from specula.tasks import load_task
 
         task = load_task(system, sysmobench) if sysmobench is not None else None
+        if task is not None and task.kind == "sysmobench" and task.name == "etcd":
+            _etcd_traces(task, out, runs, seed, go, raft, duration, json_out)
+            return
         if task is None or task.kind == "sysmobench":
             needs = recording_needs(task if task is not None else system)
             if json_out:
@@ -101,6 +110,36 @@ def bench_traces(
         print_json({"schema": "specula.bench.traces/1", "system": system, "seed": seed, "files": [str(f) for f in files]})
     else:
         console().print(f"recorded {len(files)} trace(s) of {system} in {out}")
+
+
+def _etcd_traces(task, out: Optional[Path], runs: int, seed: int, go: Optional[str], raft: Optional[Path],
+                 duration: int, json_out: bool) -> None:
+    """SysMoBench etcd: build and run its generator when go and the raft sources are here (and
+    --out is given), else say exactly what is missing (exit 2)."""
+    from specula.bench.etcdgen import locate, record_traces
+    from specula.bench.systraces import recording_needs
+
+    needs = recording_needs(task)
+    setup = locate(needs.generator, go=go, raft=raft)
+    if not setup.ready or out is None:
+        if json_out:
+            print_json({**needs.to_dict(), "etcd_generator": setup.to_dict()})
+        else:
+            lines = [needs.render(runs_generator=True), "SysMoBench's etcd generator (built and run here by specula):"]
+            lines += [f"  go:     {setup.go or 'MISSING'}", f"  raft:   {setup.raft or 'MISSING'}"]
+            lines += [f"  needed: {p}" for p in setup.problems]
+            if setup.ready:
+                lines.append(f"  ready: give --out DIR to record: specula bench traces etcd --sysmobench "
+                             f"{needs.generator.parents[3]} --out DIR [--runs N] [--duration S]")
+            sys.stderr.write("\n".join(lines) + "\n")
+        raise typer.Exit(2)
+    rec = record_traces(setup, out, runs=runs, seed=seed, duration=duration)
+    if json_out:
+        print_json(rec.to_dict())
+    else:
+        console().print(rec.render(), markup=False)
+    if not any(r.trace for r in rec.runs):
+        raise typer.Exit(1)
 
 
 def _is_bundled(name: str) -> bool:

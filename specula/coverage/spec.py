@@ -132,6 +132,7 @@ class CoverageReport:
 
 def read_windows(traces: Sequence[str | Path]) -> tuple[list[Any], int, list[Any]]:
     """Every window of every recorded action in the trace/window files (folders expanded)."""
+    from specula.traces.readers import TRACE_FORMATS
     from specula.traces import TraceIssue, cut_windows, detect_format, find_trace_files, iter_windows, read_trace
 
     files: list[Path] = []
@@ -148,7 +149,7 @@ def read_windows(traces: Sequence[str | Path]) -> tuple[list[Any], int, list[Any
         except Exception as exc:  # noqa: BLE001 - a bad file is reported, the rest used
             issues.append(TraceIssue(str(f), getattr(exc, "line", None), str(exc)))
             continue
-        if fmt in ("events", "tlc-json"):
+        if fmt in TRACE_FORMATS:
             windows.extend(cut_windows(read_trace(f, issues, fmt), None))
             n += 1
         else:

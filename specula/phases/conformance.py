@@ -755,7 +755,7 @@ def validate_files(
     validation there with the windows checked so far (``stopped``)."""
     from specula.errors import InputError
     from specula.traces.cut import cut_windows
-    from specula.traces.readers import detect_format, find_trace_files, iter_windows, read_trace
+    from specula.traces.readers import TRACE_FORMATS, detect_format, find_trace_files, iter_windows, read_trace
 
     files = [Path(f) for f in window_files]
     if traces_dir is not None:
@@ -783,7 +783,7 @@ def validate_files(
         except SpeculaError as exc:
             issues.append(TraceIssue(str(f), getattr(exc, "line", None), str(exc)))
             continue
-        if fmt in ("events", "tlc-json"):
+        if fmt in TRACE_FORMATS:
             tr = read_trace(f, issues, fmt)
             windows.extend(cut_windows(tr, want))
             if whole_trace:

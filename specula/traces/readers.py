@@ -24,6 +24,7 @@ from specula.traces.window import Step, Trace, TraceIssue, Window
 __all__ = [
     "EVENT_FORMAT_VERSION",
     "FORMATS",
+    "TRACE_FORMATS",
     "detect_format",
     "iter_json_lines",
     "read_event_trace",
@@ -37,7 +38,9 @@ __all__ = [
 ]
 
 EVENT_FORMAT_VERSION = 1
-FORMATS = ("events", "windows", "action-windows", "tlc-json")
+FORMATS = ("events", "windows", "action-windows", "tlc-json", "etcd-raft")
+# The formats that hold whole traces (windows are cut from them).
+TRACE_FORMATS = ("events", "tlc-json", "etcd-raft")
 
 MAX_NESTING = 1000  # a trace value nested deeper is bad data (SysMoBench's are a few levels deep)
 
@@ -146,6 +149,8 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     if isinstance(first, dict):
         if "kind" in first:
             return "events"
+        if "nid" in first and "name" in first and "role" in first:
+            return "etcd-raft"  # etcd-io/raft's TracingEvents (SysMoBench's etcd generator)
         if "pre_state" in first or "post_state" in first:
             return "action-windows"
         if "pre" in first and "post" in first:
@@ -210,8 +215,11 @@ def read_event_trace(path: str | os.PathLike[str], issues: list[TraceIssue] | No
             current = dict(state)
             certain = True
             continue
+        if kind == "gap":  # the recorder lost events here: the next step's pre-state is uncertain
+            certain = False
+            continue
         if kind != "step":
-            _report(issues, p, lineno, f"unknown record kind {kind!r} (expected 'meta', 'init' or 'step')")
+            _report(issues, p, lineno, f"unknown record kind {kind!r} (expected 'meta', 'init', 'step' or 'gap')")
             certain = False
             continue
         problem = None
@@ -418,6 +426,10 @@ def read_trace(path: str | os.PathLike[str], issues: list[TraceIssue] | None = N
         return read_event_trace(path, issues)
     if fmt == "tlc-json":
         return read_tlc_trace(path, issues)
+    if fmt == "etcd-raft":
+        from specula.traces.etcdraft import read_raft_trace
+
+        return read_raft_trace(path, issues)
     raise TraceError(f"{fmt} files hold windows, not whole traces", path=str(path))
 
 
@@ -437,7 +449,7 @@ def iter_windows(
         src: Iterable[Window] = iter_sysmobench_windows(path, issues)
     elif fmt == "action-windows":
         src = iter_action_windows(path, issues)
-    elif fmt in ("events", "tlc-json"):
+    elif fmt in TRACE_FORMATS:
         src = cut_windows(read_trace(path, issues, fmt), wanted)
     else:
         raise TraceError(f"unknown trace format {fmt!r} (known: {', '.join(FORMATS)})", path=str(path))
