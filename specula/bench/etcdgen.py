@@ -228,7 +228,7 @@ def record_traces(setup: EtcdSetup, out: Path, *, runs: int = 1, seed: int = 0, 
                   env: Mapping[str, str] | None = None) -> EtcdRecording:
     """Build the generator, run it ``runs`` times as SysMoBench's cluster.py does (``-filter
     coarse``; SysMoBench's default scenario: 3 nodes, 10 s, 10 proposals/s, no faults), and write
-    each raw output to ``out/raw/trace_NN.raft.log`` and its conversion to ``out/trace_NN.ndjson``.
+    each raw output to ``out/raw/trace_NN.raft.txt`` and its conversion to ``out/trace_NN.ndjson``.
     A run that fails is that run's result; the others go on."""
     from specula.traces.etcdraft import convert_raft_trace, event_trace_lines
     from specula.traces.window import TraceIssue
@@ -246,7 +246,7 @@ def record_traces(setup: EtcdSetup, out: Path, *, runs: int = 1, seed: int = 0, 
     (out / "raw").mkdir(exist_ok=True)
     for i in range(runs):
         name = f"trace_{i + 1:02d}"
-        raw = out / "raw" / f"{name}.raft.log"
+        raw = out / "raw" / f"{name}.raft.txt"
         cmd = [str(built.binary), "-nodes", str(nodes), "-duration", str(duration), "-qps", str(qps),
                "-fault-rate", str(fault_rate), "-filter", "coarse", "-output", str(raw)]
         if seed:

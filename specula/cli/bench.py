@@ -64,6 +64,9 @@ def bench_traces(
     raft: Optional[Path] = typer.Option(None, "--raft", help="SysMoBench etcd: an etcd-io/raft checkout (default: "
                                         "SPECULA_ETCD_RAFT, else <checkout>/data/repositories/etcd)."),
     duration: int = typer.Option(10, "--duration", min=1, help="SysMoBench etcd: seconds each generator run lasts."),
+    fault_rate: float = typer.Option(0.0, "--fault-rate", min=0.0, max=1.0, help="SysMoBench etcd: the generator's "
+                                     "chance, every 5-15 s, to isolate a random node for 1-3 s (SysMoBench's default "
+                                     "scenario: 0)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Record a bundled system's traces (its harness), say what a SysMoBench task's recording needs
@@ -81,7 +84,7 @@ def bench_traces(
 
         task = load_task(system, sysmobench) if sysmobench is not None else None
         if task is not None and task.kind == "sysmobench" and task.name == "etcd":
-            _etcd_traces(task, out, runs, seed, go, raft, duration, json_out)
+            _etcd_traces(task, out, runs, seed, go, raft, duration, fault_rate, json_out)
             return
         if task is None or task.kind == "sysmobench":
             needs = recording_needs(task if task is not None else system)
@@ -113,7 +116,7 @@ def bench_traces(
 
 
 def _etcd_traces(task, out: Optional[Path], runs: int, seed: int, go: Optional[str], raft: Optional[Path],
-                 duration: int, json_out: bool) -> None:
+                 duration: int, fault_rate: float, json_out: bool) -> None:
     """SysMoBench etcd: build and run its generator when go and the raft sources are here (and
     --out is given), else say exactly what is missing (exit 2)."""
     from specula.bench.etcdgen import locate, record_traces
@@ -133,7 +136,7 @@ def _etcd_traces(task, out: Optional[Path], runs: int, seed: int, go: Optional[s
                              f"{needs.generator.parents[3]} --out DIR [--runs N] [--duration S]")
             sys.stderr.write("\n".join(lines) + "\n")
         raise typer.Exit(2)
-    rec = record_traces(setup, out, runs=runs, seed=seed, duration=duration)
+    rec = record_traces(setup, out, runs=runs, seed=seed, duration=duration, fault_rate=fault_rate)
     if json_out:
         print_json(rec.to_dict())
     else:

@@ -264,15 +264,17 @@ class _Converter:
             span = _Span(pos, lineno, nid, start, None, n.view(), pre_known=not self.lost)
             self.lost = False
             self.open[nid] = span
+            self.pending.pop(nid, None)
             if receive:
                 span.input = self.message(ev, n)
                 self.receive_app(ev, n)
         else:
             before = n.view()
-            merged = self.pending.pop(nid, None)
             self.apply(ev, n, lineno)
-            if merged is not None and len(merged) == len(n.log):
-                n.log = merged
+            merged = self.pending.get(nid)
+            if merged is not None and len(merged) == len(n.log):  # the entries were appended
+                n.log = list(merged)
+                del self.pending[nid]
             if self._timeout(before, n):  # a tick made it a pre-candidate: seen on its next event
                 self.close(nid, before)
                 self.open[nid] = _Span(pos, lineno, nid, INFERRED_TIMEOUT, None, before, inferred=True)

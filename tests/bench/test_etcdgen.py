@@ -103,7 +103,7 @@ def test_generator_built_run_and_scored(tmp_path, capsys):
     rec = record_traces(setup, out, runs=1, duration=5, work=tmp_path / "build")
     run = rec.runs[0]
     assert run.error == "" and run.events > 100 and run.trace is not None
-    assert (out / "raw" / "trace_01.raft.log").is_file()
+    assert (out / "raw" / "trace_01.raft.txt").is_file()
     wins = list(iter_windows(run.trace, [], actions=TARGETS))
     # a leader is elected and heartbeats and replicates to its followers within 5 s
     assert {w.action for w in wins} >= {"HandleAppendEntries", "HandleHeartbeat", "ClientProposal"}
