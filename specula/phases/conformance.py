@@ -842,62 +842,71 @@ def validate_wv(
     watch = Watch(None, on_progress, max_memory)
     if not modules:
         raise InputError("no window-validation module given")
-    for path in modules:
-        if stopped:
-            break
-        path = Path(path)
-        mod = read_wv(path, tuple(str(p) for p in search_path))
-        cfg_file = Path(cfg_path) if cfg_path is not None else path.with_suffix(".cfg")
-        if not cfg_file.is_file():
-            raise ConfigError(f"model config not found: {cfg_file} (give the module's cfg with --config)",
-                              path=str(cfg_file))
-        spec = mod.spec
-        cfg = load_cfg(cfg_file)
-        check_cfg_names(cfg, spec)
-        goal = list(cfg.invariants)
-        if not goal:
-            raise ConfigError("the module's cfg checks no INVARIANT (SysMoBench's modules check NeverPost)",
-                              path=str(cfg_file))
-        if under_test is not None and (path.parent / f"{mod.inner}.tla").resolve() != under_test.resolve():
-            issues.append(TraceIssue(str(path), None, f"the module instantiates {mod.inner} from its own folder "
-                                     f"({path.parent / (mod.inner + '.tla')}), not {under_test}: put the modules beside the "
-                                     "spec they validate", "warning"))
-        for note in mod.notes:
-            issues.append(TraceIssue(str(path), None, f"not translated for the diagnosis: {note}", "warning"))
-        wins = wv_windows(mod, issues)
-        choices[f"{mod.action}: verdicts from {path.name} run per window (a window passes when "
-                f"{', '.join(goal)} is violated)"] += len(wins)
-        failing: list[tuple[Window, WindowResult]] = []
-        module_relax = _wv_relaxations(mod)
-        for r in module_relax:
-            relaxed[r] += len(wins)
-        for w, raw in wins:
-            if strict and module_relax:
-                _record(rows, causes, results, w, mod.action, False, _relaxed_cause(mod.action, module_relax), None)
-                continue
-            checked += 1
-            ok, why = _run_wv_window(Model, check, Limits, dataclasses.replace, spec, cfg, mod.window_def, raw, goal)
-            if ok:
-                _record(rows, causes, results, w, mod.action, True, None, None)
-            else:
-                wr = WindowResult(w.id, w.trace_id, mod.action, False, w.source, why)
-                failing.append((w, wr))
-                results.append(wr)
-                rows.setdefault(mod.action, ActionRow(mod.action))
-                rows[mod.action].total += 1
-            if watch.tick(len(results)):
-                stopped = "max_memory"
+    interrupted = False
+    try:
+        for path in modules:
+            if stopped:
                 break
-        if failing:
-            _diagnose_wv(mod, cfg, failing, causes, issues)
+            path = Path(path)
+            mod = read_wv(path, tuple(str(p) for p in search_path))
+            cfg_file = Path(cfg_path) if cfg_path is not None else path.with_suffix(".cfg")
+            if not cfg_file.is_file():
+                raise ConfigError(f"model config not found: {cfg_file} (give the module's cfg with --config)",
+                                  path=str(cfg_file))
+            spec = mod.spec
+            cfg = load_cfg(cfg_file)
+            check_cfg_names(cfg, spec)
+            goal = list(cfg.invariants)
+            if not goal:
+                raise ConfigError("the module's cfg checks no INVARIANT (SysMoBench's modules check NeverPost)",
+                                  path=str(cfg_file))
+            if under_test is not None and (path.parent / f"{mod.inner}.tla").resolve() != under_test.resolve():
+                issues.append(TraceIssue(str(path), None, f"the module instantiates {mod.inner} from its own folder "
+                                         f"({path.parent / (mod.inner + '.tla')}), not {under_test}: put the modules beside the "
+                                         "spec they validate", "warning"))
+            for note in mod.notes:
+                issues.append(TraceIssue(str(path), None, f"not translated for the diagnosis: {note}", "warning"))
+            wins = wv_windows(mod, issues)
+            choices[f"{mod.action}: verdicts from {path.name} run per window (a window passes when "
+                    f"{', '.join(goal)} is violated)"] += len(wins)
+            failing: list[tuple[Window, WindowResult]] = []
+            module_relax = _wv_relaxations(mod)
+            for r in module_relax:
+                relaxed[r] += len(wins)
+            for w, raw in wins:
+                if strict and module_relax:
+                    _record(rows, causes, results, w, mod.action, False, _relaxed_cause(mod.action, module_relax), None)
+                    continue
+                checked += 1
+                ok, why = _run_wv_window(Model, check, Limits, dataclasses.replace, spec, cfg, mod.window_def, raw, goal)
+                if ok:
+                    _record(rows, causes, results, w, mod.action, True, None, None)
+                else:
+                    wr = WindowResult(w.id, w.trace_id, mod.action, False, w.source, why)
+                    failing.append((w, wr))
+                    results.append(wr)
+                    rows.setdefault(mod.action, ActionRow(mod.action))
+                    rows[mod.action].total += 1
+                if watch.tick(len(results)):
+                    stopped = "max_memory"
+                    break
+            if failing:
+                _diagnose_wv(mod, cfg, failing, causes, issues)
+    except KeyboardInterrupt:  # Ctrl-C: the windows checked so far are reported, marked partial
+        interrupted = True
     ordered = list(rows.values())
     scored = [r for r in ordered if r.total]
     score = sum(r.leaderboard for r in scored) / len(scored) if scored else 0.0
-    return ConformanceResult(
+    result = ConformanceResult(
         score=score, actions=ordered, causes=sorted(causes.values(), key=lambda c: (-c.count, c.action, c.title)),
         windows=results, choices=dict(choices.most_common()), issues=issues,
         seconds=time.perf_counter() - t0, checked=checked, relaxations=_relaxation_rows(relaxed), strict=strict,
         stopped=stopped)
+    if interrupted:
+        from specula.errors import Interrupted
+
+        raise Interrupted(result, f"interrupted after {len(results)} windows")
+    return result
 
 
 def _wv_relaxations(mod: Any) -> tuple[tuple[str, str], ...]:
@@ -930,6 +939,8 @@ def _run_wv_window(Model: Any, check: Any, Limits: Any, replace: Any, spec: Any,
         r = check(model, Limits(max_states=WV_MAX_STATES, max_seconds=WV_MAX_SECONDS, check_deadlock=False), cfg=c)
     except Exception as exc:  # noqa: BLE001 - one window's failure is its own result
         return False, f"the module cannot be evaluated for this window: {type(exc).__name__}: {exc}"
+    if r.stopped == "interrupted":  # Ctrl-C: not this window's verdict; the validation stops
+        raise KeyboardInterrupt
     if r.verdict == "invariant" and (r.violated in goal or r.violated is None):
         return True, None
     if r.verdict == "ok":
