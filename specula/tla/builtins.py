@@ -315,12 +315,13 @@ def _mk(name: str, arity: int, fn: Callable | None = None, op_params: tuple = ()
 def _tlcget_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
     f, deps = c.expr(args[0], env)
     rt = c.runtime
-    regs, level, config, stats = rt.registers, rt.level, rt.config, rt.stats
+    regs, config, stats = rt.registers, rt.config, rt.stats
+    state_level = rt.state_level
 
     def tlcget(s: Any, n: Any, e: list) -> Any:
         k = f(s, n, e)
-        if k == "level":
-            return level[0]
+        if k == "level":  # the position in the behaviour of the state TLCGet is evaluated on
+            return state_level(s)
         if k.__class__ is str and k in ("diameter", "distinct", "queue", "duration", "generated"):
             return stats[k]
         if k == "stats":  # final figures once the search is complete (read by POSTCONDITION)

@@ -280,14 +280,18 @@ def _check(
     result.queue_left = search.queue_left
     result.init_states = search.init_count
     result.elapsed = time.monotonic() - t0
+    if search.runtime is not None:
+        search.runtime.leave()
     post = getattr(cfg, "postcondition", None)
-    if post and result.verdict == "ok":
-        _postcondition(model, post, result)
     if result.counterexample:
         _tlc_step_labels(model, result)
     alias = getattr(cfg, "alias", None)
     if alias and result.counterexample and hasattr(model, "compile_alias"):
         _apply_alias(model, alias, result)
+    # TLC evaluates POSTCONDITION after a complete search and after a safety or liveness
+    # violation (with TLCExt!CounterExample the error trace), not after a deadlock or an error
+    if post and result.verdict in ("ok", "invariant", "action-property", "liveness"):
+        _postcondition(model, post, result)
     return result
 
 
@@ -325,17 +329,25 @@ def _tlc_step_labels(model: Any, result: CheckResult) -> None:
 def _apply_alias(model: Any, name: str, result: CheckResult) -> None:
     """The error trace as TLC prints it under ALIAS: each state shown as the fields of the alias
     record, evaluated on the state and the next one (the last state: on itself)."""
-    level = getattr(getattr(model, "runtime", None), "level", [0])
+    rt = getattr(model, "runtime", None)
+    states = [st for _, st in result.counterexample]
+    saved = rt.path_of if rt is not None else None
     try:
         fn = model.compile_alias(name)
-        states = [st for _, st in result.counterexample]
         recs = []
+        if rt is not None:
+            rt.path_of = lambda i: states[: i + 1]
         for i, st in enumerate(states):
-            level[0] = i + 1  # TLCGet("level") is the state's position in the trace, as TLC
+            if rt is not None:  # TLCGet("level") is the state's position in the trace, Trace its prefix
+                rt.explore(st, i, i + 1)
             recs.append(fn(st, states[i + 1] if i + 1 < len(states) else st))
     except EvalError as exc:
         result.alias_error = f"ALIAS {name} could not be evaluated: {exc}"
         return
+    finally:
+        if rt is not None:
+            rt.path_of = saved
+            rt.leave()
     if not all(r.__class__ is Fn and all(k.__class__ is str for k in r) for r in recs):
         bad = next(r for r in recs if not (r.__class__ is Fn and all(k.__class__ is str for k in r)))
         result.alias_error = f"ALIAS {name} is not a record (it is {format_value(bad)})"
@@ -351,19 +363,68 @@ def _apply_alias(model: Any, name: str, result: CheckResult) -> None:
 
 def _postcondition(model: Any, name: str, result: CheckResult) -> None:
     """TLC evaluates POSTCONDITION once the search is complete, with ``TLCGet("stats")``
-    describing it; FALSE is reported like a false assumption (TLC exits with code 10)."""
-    stats = getattr(getattr(model, "runtime", None), "stats", None)
+    describing it and ``TLCExt!CounterExample`` the error trace; FALSE after a complete search
+    is reported like a false assumption (TLC exits with code 10); after a violation the verdict
+    stays the violation's and the postcondition is listed as violated."""
+    rt = getattr(model, "runtime", None)
+    stats = getattr(rt, "stats", None)
     if stats is not None:
         stats.update(diameter=result.depth, distinct=result.distinct, generated=result.generated,
                      initial=result.init_states, queue=result.queue_left, duration=int(result.elapsed))
+    if rt is not None:
+        rt.counterexample = _counterexample_value(model, result) if result.verdict != "ok" else None
     try:
         v = model.evaluate(name) if hasattr(model, "evaluate") else True
     except EvalError as exc:
+        if result.verdict != "ok":
+            result.properties.append(PropertyResult(name, "postcondition", "violated", f"cannot be evaluated: {exc}"))
+            return
         result.verdict, result.message, result.span = "error", f"evaluating the postcondition {name}: {exc}", exc.span
         return
+    finally:
+        if rt is not None:
+            rt.counterexample = None
     if v is not True:
+        why = f"Postcondition {name} is violated." if v is False else f"Postcondition {name} is not a boolean."
+        if result.verdict != "ok":
+            result.properties.append(PropertyResult(name, "postcondition", "violated", why))
+            return
         result.verdict, result.violated = "assumption", name
-        result.message = f"Postcondition {name} is violated." if v is False else f"Postcondition {name} is not a boolean."
+        result.message = why
+
+
+def _counterexample_value(model: Any, result: CheckResult) -> Any:
+    """TLCExt!CounterExample for ``result``'s error trace (see ``counterexample_record``): the
+    numbered states as records, and each step's action as TLC's action record."""
+    from specula.tla.natives_community import counterexample_record
+    from specula.tla.values import make_record
+
+    names = result.variables
+    trace = result.counterexample
+    states = [make_record(zip(names, st)) for _, st in trace]
+    step_info = getattr(model, "step_info", None)
+
+    def action(pre: State, post: State, label: str | None) -> Any:
+        name = (label or "").split(" line ", 1)[0].split("(", 1)[0]
+        if callable(step_info):
+            try:
+                cands = [ai for ai, t in model.next_states(pre) if t == post]
+                acts = getattr(model, "actions", [])
+                ai = next((a for a in cands if getattr(acts[a], "name", None) == name), cands[0] if cands else None)
+                if ai is not None:
+                    return step_info(ai, pre, post).record()
+            except (EvalError, IndexError, TypeError):
+                pass
+        return make_record([("name", name)])
+
+    acts = [action(trace[i - 1][1], trace[i][1], trace[i][0]) for i in range(1, len(trace))]
+    loop = None
+    if result.stuttering and trace:
+        loop = (acts[-1] if acts else make_record([("name", "")]), len(trace))
+    elif result.loop_to is not None and trace:
+        loop = (action(trace[-1][1], trace[result.loop_to - 1][1], result.loop_label), result.loop_to)
+    violated = result.violated if result.verdict != "liveness" else None
+    return counterexample_record(states, acts, violated, loop)
 
 
 def _liveness(
@@ -524,10 +585,16 @@ class _Search:
         self.live: Callable[..., None] | None = None
         self.live_due = float("inf")
         self.live_checks = 0
+        # TLCExt!Trace / TLCGet("level"): the runtime is told which state is being explored
+        self.runtime = getattr(model, "runtime", None)
+        if self.runtime is not None:
+            self.runtime.path_of = self.path_states
+            if self.runtime.uses_trace and key is not identity:
+                self.keep_states = []  # the paths are read from them (no replay inside a step)
 
     def record_graph(self) -> None:
         self.record = True
-        if self.key is not identity:
+        if self.key is not identity and self.keep_states is None:
             self.keep_states = []
 
     def graph(self) -> Any:
@@ -572,6 +639,10 @@ class _Search:
 
         level_states: list[State] = []
         level_idx: list[int] = []
+        rt = self.runtime
+        explore = rt.explore if rt is not None else None
+        if rt is not None:
+            rt.leave()
         # ---- initial states ------------------------------------------------------------------
         try:
             for st in model.init_states():
@@ -631,6 +702,8 @@ class _Search:
                     st = level_states[pos]
                     pidx = level_idx[pos]
                     level_states[pos] = None  # type: ignore[call-overload]  # free as we go
+                    if explore is not None:
+                        explore(st, pidx, self.depth)
                     deadlocked = True
                     try:
                         for ai, succ in model.next_states(st):
@@ -742,6 +815,20 @@ class _Search:
         self._sync(generated, cov_gen, cov_new, 0)
         self._progress(0)
 
+    def path_states(self, idx: int) -> list[State]:
+        """The states of the shortest behaviour from an initial state to stored state ``idx``
+        (TLCExt!Trace): read from the stored states, or replayed when only keys are stored."""
+        states = self.keys if self.key is identity else self.keep_states
+        if states is None:
+            return [st for _, st in self.trace(idx, [])]
+        chain: list[State] = []
+        i = idx
+        while i >= 0:
+            chain.append(states[i])
+            i = self.parent[i]
+        chain.reverse()
+        return chain
+
     def _sync(self, generated: int, cov_gen: list[int], cov_new: list[int], queue: int) -> None:
         self.generated = generated
         self.distinct = len(self.keys)
@@ -761,28 +848,38 @@ class _Search:
         chain.reverse()
         out: list[tuple[str | None, State]] = []
         labels = _trace_labels(self.model, [c.label for c in self.coverage])
-        if chain:
-            key = self.key
-            target = self.keys[chain[0]]
-            cur = None
-            for st in self.model.init_states():
-                if key(st) == target:
-                    cur = st
-                    break
-            if cur is None:  # cannot happen unless the model is nondeterministic
-                return [(None, s) for _, s in extra]
-            out.append((None, cur))
-            for i in chain[1:]:
-                target, want = self.keys[i], self.action[i]
-                nxt = None
-                for ai, succ in self.model.next_states(cur):
-                    if ai == want and key(succ) == target:
-                        nxt = succ
+        rt = self.runtime
+        saved = (rt.current, rt.at, rt.level[0]) if rt is not None else None
+        try:
+            if chain:
+                key = self.key
+                target = self.keys[chain[0]]
+                cur = None
+                if rt is not None:
+                    rt.leave()
+                for st in self.model.init_states():
+                    if key(st) == target:
+                        cur = st
                         break
-                if nxt is None:
-                    break
-                out.append((labels[want], nxt))
-                cur = nxt
+                if cur is None:  # cannot happen unless the model is nondeterministic
+                    return [(None, s) for _, s in extra]
+                out.append((None, cur))
+                for j, i in enumerate(chain[1:]):
+                    target, want = self.keys[i], self.action[i]
+                    nxt = None
+                    if rt is not None:  # replayed as explored (Trace and TLCGet("level") as then)
+                        rt.explore(cur, chain[j], j + 1)
+                    for ai, succ in self.model.next_states(cur):
+                        if ai == want and key(succ) == target:
+                            nxt = succ
+                            break
+                    if nxt is None:
+                        break
+                    out.append((labels[want], nxt))
+                    cur = nxt
+        finally:
+            if rt is not None and saved is not None:
+                rt.current, rt.at, rt.level[0] = saved
         for ai, st in extra:
             out.append((labels[ai] if ai >= 0 else None, st))
         return out

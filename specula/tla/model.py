@@ -8,6 +8,7 @@ predicates, VIEW, SYMMETRY, ASSUME checking, ad-hoc evaluation and ``check_step`
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -27,13 +28,37 @@ from specula.tla.values import (
     format_value,
     from_python,
     make_fn,
+    make_record,
     ordered,
     quick_order,
 )
 
-__all__ = ["Model", "ActionInfo", "State"]
+__all__ = ["Model", "ActionInfo", "State", "StepInfo"]
 
 State = tuple
+
+
+@dataclass(frozen=True)
+class StepInfo:
+    """TLC's action of an error-trace step: name, parameter values (TLC's context) and the span
+    of the action's text (line 0 when unknown)."""
+
+    name: str
+    params: tuple[tuple[str, Any], ...] = ()
+    line: int = 0
+    col: int = 0
+    end_line: int = 0
+    end_col: int = 0
+    module: str = ""
+
+    def record(self) -> Any:
+        """The action as TLC's ``RecordValue(Action)``: ``[name, location, context]``."""
+        loc = make_record([("beginLine", self.line), ("beginColumn", self.col), ("endLine", self.end_line),
+                           ("endColumn", self.end_col), ("module", self.module)])
+        fields: list[tuple[str, Any]] = [("name", self.name), ("location", loc)]
+        if self.params:
+            fields.append(("context", make_record(list(self.params))))
+        return make_record(fields)
 
 
 def _cfg_value(v: Any) -> Any:
@@ -70,6 +95,7 @@ class Model:
                                  use_codegen=codegen)
         self.env = Env(scope=self.root)
         self.runtime = self.compiler.runtime  # TLCGet/TLCSet state: the search fills it in
+        self.runtime.variables = self.variables
         self._out: list = [[]]
         self._pools: list[dict] = [dict() for _ in spec.variables]
         self.has_view = False
@@ -306,35 +332,60 @@ class Model:
     def step_label(self, action: int, pre: State, post: State) -> str:
         """TLC's label for a step of an error trace: ``<Name(v1, v2) line L, col C to line L2,
         col C2 of module M>`` with the parameter values that produce ``post`` from ``pre``."""
+        st = self.step_info(action, pre, post)
+        vals = "(" + ",".join(format_value(v) for _, v in st.params) + ")" if st.params else ""
+        where = ""
+        if st.line:
+            where = f" line {st.line}, col {st.col} to line {st.end_line}, col {st.end_col} of module {st.module}"
+        return f"<{st.name}{vals}{where}>"
+
+    def init_info(self) -> "StepInfo":
+        """TLC's action of an initial state: the initial predicate's definition and its body's span."""
+        node = self.init_name
+        name = getattr(node, "name", None)
+        d = self.root.names.get(name) if isinstance(name, str) and not getattr(node, "args", ()) else None
+        body = getattr(getattr(d, "node", None), "body", None)
+        if body is None:
+            body, name = node, "Init"
+        while isinstance(body, A.Let):
+            body = body.body
+        span, end = getattr(body, "span", None), _end_span(body)
+        if span is None or end is None or not getattr(span, "line", 0):
+            return StepInfo(str(name))
+        el, ec = _trim_end(self.spec.sources.get(getattr(end, "file", None) or "", ""), end.end_line, end.end_col - 1)
+        return StepInfo(str(name), (), span.line, span.col, el, ec, _module_of(span))
+
+    def step_info(self, action: int, pre: State, post: State) -> "StepInfo":
+        """TLC's action of a step: its name, the span of its text, and the values of its
+        parameters that produce ``post`` from ``pre`` (TLC's context of the action)."""
         info = self.actions[action]
         owner = self._owners.get(action)
         if owner is not None:  # one unsplit action for TLC: the enclosing name, the \E's span
             sp = owner[1].span
             end = _end_span(owner[1]) or sp
             el, ec = _trim_end(self.spec.sources.get(getattr(end, "file", None) or "", ""), end.end_line, end.end_col - 1)
-            return f"<{owner[0]} line {sp.line}, col {sp.col} to line {el}, col {ec} of module {_module_of(sp)}>"
+            return StepInfo(owner[0], (), sp.line, sp.col, el, ec, _module_of(sp))
         node = info.node
         while isinstance(node, A.Let):  # TLC's action is the body of a LET
             node = node.body
         span = getattr(node, "span", None) or info.span
-        vals = ""
+        params: tuple[tuple[str, Any], ...] = ()
         formals = self._formals.get(action)
         if info.binders and (formals is None or formals):
             try:
                 v = self.check_step(info.name, self.state_to_dict(pre), self.state_to_dict(post))
                 if v.ok and v.params:
                     if formals and all(b in v.params for _, b in formals):
-                        vals = "(" + ",".join(format_value(v.params[b]) for _, b in formals) + ")"
+                        params = tuple((f, v.params[b]) for f, b in formals)
                     elif formals is None:
-                        vals = "(" + ",".join(format_value(v.params[p]) for p in info.params if p in v.params) + ")"
+                        params = tuple((p, v.params[p]) for p in info.params if p in v.params)
             except EvalError:
-                vals = ""
+                params = ()
         end = _end_span(node) or span
-        where = ""
-        if span is not None and getattr(span, "line", 0):
-            el, ec = _trim_end(self.spec.sources.get(getattr(end, "file", None) or "", ""), end.end_line, end.end_col - 1)
-            where = f" line {span.line}, col {span.col} to line {el}, col {ec} of module {_module_of(span)}"
-        return f"<{info.name}{vals}{where}>"
+        if span is None or not getattr(span, "line", 0):
+            return StepInfo(info.name, params)
+        el, ec = _trim_end(self.spec.sources.get(getattr(end, "file", None) or "", ""), end.end_line, end.end_col - 1)
+        return StepInfo(info.name, params, span.line, span.col, el, ec, _module_of(span))
 
     def intern_state(self, state: State) -> State:
         """The state with each component replaced by an equal value already seen in the same

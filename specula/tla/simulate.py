@@ -105,6 +105,8 @@ def simulate(
         res.message = "no initial state"
         return res
     seen: set = set()
+    rt = getattr(model, "runtime", None)
+    walk = _Walk(model)
 
     def in_model(pre: State | None, st: State) -> bool:
         if not all(c(st) for _, c in plan.constraints):
@@ -135,6 +137,7 @@ def simulate(
                 st = inits[rng.randrange(len(inits))]
                 res.generated += 1
                 trace.append((None, st))
+                walk.start(rt, st)
                 k = key(st)
                 if k not in seen:
                     seen.add(k)
@@ -161,6 +164,7 @@ def simulate(
                     ai, nxt = succs[rng.randrange(len(succs))]
                     res.steps += 1
                     trace.append((labels[ai], nxt))
+                    walk.step(rt, ai, nxt)
                     k = key(nxt)
                     if k not in seen:
                         seen.add(k)
@@ -188,6 +192,48 @@ def simulate(
                 break
     except KeyboardInterrupt:
         res.stopped = "interrupted"
+    if rt is not None:
+        rt.leave()
+        rt.path_of = rt.record_of = None
     res.distinct = len(seen)
     res.elapsed = time.monotonic() - t0
     return res
+
+
+class _Walk:
+    """The behaviour a random walk has built so far, as TLCExt!Trace and TLCGet("level") read it
+    in simulation: the last state is the one being explored (and judged), and each state's
+    record carries TLC's ``_action`` field (the action that produced it)."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.states: list[State] = []
+        self.actions: list[int] = []
+        self.records: list[Any] = []
+
+    def start(self, rt: Any, st: State) -> None:
+        if rt is None:
+            return
+        self.states, self.actions, self.records = [st], [-1], []
+        states = self.states
+        rt.path_of = lambda i: states[: i + 1]  # a new function per walk: rt's cache is per walk
+        rt.record_of = self.record
+        rt.explore(st, 0, 1)
+
+    def step(self, rt: Any, ai: int, st: State) -> None:
+        if rt is None:
+            return
+        self.states.append(st)
+        self.actions.append(ai)
+        rt.explore(st, len(self.states) - 1, len(self.states))
+
+    def record(self, i: int, st: State) -> Any:
+        from specula.tla.values import make_record
+
+        while len(self.records) <= i:
+            j = len(self.records)
+            info = (self.model.init_info() if j == 0
+                    else self.model.step_info(self.actions[j], self.states[j - 1], self.states[j]))
+            names = getattr(self.model, "variables", ())
+            self.records.append(make_record([("_action", info.record()), *zip(names, self.states[j])]))
+        return self.records[i]

@@ -22,8 +22,9 @@ UNSET: Any = _Unset()
 NODEPS: frozenset = frozenset()
 STATE, PRIME, IMPURE = "S", "P", "I"
 # natives whose value or effect is not a function of the state alone
-IMPURE_NATIVES = frozenset({"TLCGet", "TLCSet", "RandomElement", "Print", "PrintT", "JavaTime",
-                             "IOExec", "IOExecTemplate", "IOEnv", "ndJsonDeserialize", "JsonDeserialize"})
+IMPURE_NATIVES = frozenset({"TLCGet", "TLCSet", "Trace", "CounterExample", "TLCGetAndSet", "RandomElement",
+                             "Print", "PrintT", "JavaTime", "IOExec", "IOExecTemplate", "IOEnv",
+                             "ndJsonDeserialize", "JsonDeserialize"})
 FUNCDEF = "\x00funcdef:"  # hidden LET binding: the definition of a LET-defined function
 EXPR_FN = Callable[[Any, Any, list], Any]
 

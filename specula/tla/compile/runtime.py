@@ -1,9 +1,11 @@
-"""TLC's run-time state as TLA+ sees it (TLCGet / TLCSet): one object per model, filled in by the
-search that runs it (checker or simulator) and read by the compiled TLCGet/TLCSet closures."""
+"""TLC's run-time state as TLA+ sees it (TLCGet / TLCSet, TLCExt's Trace and CounterExample): one
+object per model, filled in by the search that runs it (checker or simulator) and read by the
+compiled closures of those operators."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 __all__ = ["TLCRuntime"]
 
@@ -16,9 +18,69 @@ def _stats() -> dict:
 class TLCRuntime:
     """``registers``: TLCSet(i, v) values; ``level``: ``[depth]`` of the state being explored
     (TLCGet("level")); ``config``: TLCGet("config") (how the model is being checked); ``stats``:
-    TLCGet("stats") and its fields (filled in when the search is complete, for POSTCONDITION)."""
+    TLCGet("stats") and its fields (filled in when the search is complete, for POSTCONDITION).
+
+    The behaviour being explored (TLCExt!Trace, TLCGet("level")): ``current`` is the state whose
+    successors are being generated (or the trace state an ALIAS is evaluated on), ``at`` its
+    index for ``path_of(at)``, the states from an initial state to it. A state that is not
+    ``current`` (a successor being judged by CONSTRAINT or an invariant) extends that path by one.
+    ``current`` is None outside a search and while initial states are generated.
+
+    ``counterexample``: TLCExt!CounterExample while POSTCONDITION is evaluated (None: none)."""
 
     registers: dict = field(default_factory=dict)
     level: list[int] = field(default_factory=lambda: [0])
     config: dict = field(default_factory=lambda: {"mode": "bfs", "deadlock": True})
     stats: dict = field(default_factory=_stats)
+    variables: tuple[str, ...] = ()
+    current: Any = None
+    at: int = -1
+    path_of: Callable[[int], Sequence[tuple]] | None = None
+    counterexample: Any = None
+    # simulation: record_of(i, state) is the i-th state of the behaviour as a record (TLC adds
+    # the field _action there); None: the variables only
+    record_of: Callable[[int, tuple], Any] | None = None
+    uses_trace: bool = False  # a compiled expression reads Trace: the search keeps its states
+    _trace_cache: tuple = (None, -1, ())
+
+    def explore(self, state: Any, at: int, level: int) -> None:
+        """The search is generating the successors of ``state`` (index ``at``, depth ``level``)."""
+        self.current, self.at = state, at
+        self.level[0] = level
+
+    def leave(self) -> None:
+        """No state is being explored (initial states, after the search)."""
+        self.current, self.at = None, -1
+        self.level[0] = 0
+
+    def state_level(self, s: Any) -> int:
+        """TLCGet("level") evaluated on state ``s``: its position in the behaviour (0 while the
+        initial predicate is evaluated)."""
+        if s is None:
+            return 0
+        cur = self.current
+        if cur is None:  # an initial state
+            return 1
+        return self.level[0] if s is cur else self.level[0] + 1
+
+    def trace(self, s: Any) -> tuple:
+        """TLCExt!Trace on state ``s``: the behaviour's states, as records, from an initial state
+        to ``s``."""
+        from specula.tla.values import make_record
+
+        names = self.variables
+
+        def rec(st: tuple) -> Any:
+            return make_record(zip(names, st))
+
+        cur = self.current
+        if cur is None or self.path_of is None:
+            return (rec(s),)
+        path_of, at = self.path_of, self.at
+        c_fn, c_at, recs = self._trace_cache
+        if c_fn is not path_of or c_at != at:
+            record_of = self.record_of
+            states = path_of(at)
+            recs = tuple(record_of(i, st) for i, st in enumerate(states)) if record_of else tuple(map(rec, states))
+            self._trace_cache = (path_of, at, recs)
+        return recs if s is cur else recs + (rec(s),)

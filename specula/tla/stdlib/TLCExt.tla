@@ -1,7 +1,7 @@
 ------------------------------- MODULE TLCExt -------------------------------
 (* specula's text of TLC's module TLCExt.  AssertEq, AssertError,           *)
-(* TLCGetAndSet, TLCModelValue and TLCFP are native; Trace, CounterExample  *)
-(* and ToTrace are not available in specula (they read TLC's search).      *)
+(* TLCGetAndSet, TLCModelValue, TLCFP, Trace, CounterExample and ToTrace    *)
+(* are native (Trace and CounterExample read the search, as TLC's do).      *)
 LOCAL INSTANCE TLC
 LOCAL INSTANCE Integers
 LOCAL INSTANCE Sequences
@@ -12,8 +12,12 @@ AssertEq(a, b) == a = b
 AssertError(err, exp) == TRUE
 \* the register key's value (defaultVal when unset); sets it to Op(that value, val)
 TLCGetAndSet(key, Op(_, _), val, defaultVal) == defaultVal
+\* the states of the behaviour from an initial state to the current one, as records
 Trace == << >>
-CounterExample == [state |-> {}, action |-> {}]
+\* in POSTCONDITION: the error trace as a graph [action |-> edges, state |-> <<i, record>>s,
+\* invariant |-> {violated property's name}] (empty sets when there is no violation)
+CounterExample == [action |-> {}, state |-> {}, invariant |-> {"default"}]
+\* the states of a CounterExample as a sequence
 ToTrace(CE) == << >>
 \* the model value named str
 TLCModelValue(str) == CHOOSE v : ToString(v) = str
