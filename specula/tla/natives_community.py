@@ -1168,16 +1168,16 @@ def _pick_successor_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
     successor is not fully assigned; otherwise TLC asks its user on the console whether to take
     the step, which specula does not do (an error says so)."""
     from specula.errors import EvalError
-    from specula.tla.compile import UNSET
 
     f, deps = c.expr(args[0], env)
+    unset = c.unset
 
     def pick(s: Any, n: Any, e: list) -> bool:
         v = f(s, n, e)
         if v is not True and v is not False:
             raise EvalError(f"In evaluating TLCExt!PickSuccessor, a non-boolean expression ({format_value(v)}) "
                             "was used as the condition of an IF", span)
-        if v or n is None or s is None or any(x is UNSET for x in n):
+        if v or n is None or s is None or any(x is unset for x in n):
             return True
         raise EvalError("PickSuccessor: TLC picks successors interactively here (exp is FALSE); "
                         "specula does not", span)

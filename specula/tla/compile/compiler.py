@@ -56,6 +56,7 @@ class Compiler(Names, Operators, Expressions, Binders, Analysis):
         self.def_cache: dict = {}
         self.rec_cache: dict = {}
         self.runtime = TLCRuntime()  # TLCGet/TLCSet state, filled in by the search
+        self.unset = UNSET  # a primed variable not assigned yet (for natives that must tell)
         self.expr_table: dict[type, Callable] = {
             A.Name: self._name, A.OpApp: self._opapp, A.Number: self._number, A.String: self._string,
             A.Bool: self._bool, A.And: self._and, A.Or: self._or, A.Prime: self._prime,
