@@ -81,6 +81,10 @@ class ModelProtocol(Protocol):
 
     def step_label(self, action: int, pre: State, post: State) -> str: ...
 
+    def step_info(self, action: int, pre: State, post: State) -> Any: ...  # StepInfo: TLC's action record
+
+    def init_info(self) -> Any: ...  # StepInfo of the initial predicate (simulation's Trace)
+
     # ---- temporal properties (liveness) and TLCGet -------------------------------------------
     compiler: Compiler  # compiles the temporal formulas
     env: Env  # compile-time environment of the root module
@@ -103,6 +107,8 @@ OPTIONAL: dict[str, str] = {
     "intern_state": "states are stored as generated",
     "spec": "strings are ordered by first sight",
     "step_label": "error-trace steps are labelled with the action's name",
+    "step_info": "CounterExample's actions and simulation's Trace name the action only",
+    "init_info": "simulation's Trace names the initial action \"Init\"",
     "compiler": "every temporal property is left 'not checked'",
     "env": "every temporal property is left 'not checked'",
     "next_name": "fairness conditions are evaluated without matching them to the model's actions",

@@ -230,10 +230,16 @@ class _Walk:
     def record(self, i: int, st: State) -> Any:
         from specula.tla.values import make_record
 
+        model = self.model
+        names = getattr(model, "variables", ())
+        init_info, step_info = getattr(model, "init_info", None), getattr(model, "step_info", None)
         while len(self.records) <= i:
             j = len(self.records)
-            info = (self.model.init_info() if j == 0
-                    else self.model.step_info(self.actions[j], self.states[j - 1], self.states[j]))
-            names = getattr(self.model, "variables", ())
-            self.records.append(make_record([("_action", info.record()), *zip(names, self.states[j])]))
+            if j == 0:
+                action = init_info().record() if callable(init_info) else make_record([("name", "Init")])
+            elif callable(step_info):
+                action = step_info(self.actions[j], self.states[j - 1], self.states[j]).record()
+            else:
+                action = make_record([("name", getattr(model.actions[self.actions[j]], "name", ""))])
+            self.records.append(make_record([("_action", action), *zip(names, self.states[j])]))
         return self.records[i]
