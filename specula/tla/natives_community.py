@@ -1167,8 +1167,6 @@ def _pick_successor_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
     """PickSuccessor(exp): TRUE when exp holds, and in a constant or state context, or while the
     successor is not fully assigned; otherwise TLC asks its user on the console whether to take
     the step, which specula does not do (an error says so)."""
-    from specula.errors import EvalError
-
     f, deps = c.expr(args[0], env)
     unset = c.unset
 
