@@ -34,7 +34,8 @@ from specula.tla.model import Model
 from specula.tla.plan import ActionCoverage, Plan, PropertyResult, model_string_order, prepare
 from specula.tla.protocol import ModelProtocol
 from specula.tla.symmetry import identity
-from specula.tla.values import Fn, StringOrder, format_value, tlc_string_order as string_order
+from specula.tla.natives_community import counterexample_record
+from specula.tla.values import Fn, StringOrder, format_value, make_record, tlc_string_order as string_order
 
 __all__ = [
     "Limits",
@@ -396,9 +397,6 @@ def _postcondition(model: Any, name: str, result: CheckResult) -> None:
 def _counterexample_value(model: Any, result: CheckResult) -> Any:
     """TLCExt!CounterExample for ``result``'s error trace (see ``counterexample_record``): the
     numbered states as records, and each step's action as TLC's action record."""
-    from specula.tla.natives_community import counterexample_record
-    from specula.tla.values import make_record
-
     names = result.variables
     trace = result.counterexample
     states = [make_record(zip(names, st)) for _, st in trace]

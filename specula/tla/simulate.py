@@ -17,6 +17,7 @@ from typing import Any, Callable
 from specula.errors import EvalError
 from specula.tla.memory import rss_bytes
 from specula.tla.plan import ActionCoverage, prepare
+from specula.tla.values import make_record
 
 __all__ = ["SimError", "SimResult", "simulate"]
 
@@ -228,8 +229,6 @@ class _Walk:
         rt.explore(st, len(self.states) - 1, len(self.states))
 
     def record(self, i: int, st: State) -> Any:
-        from specula.tla.values import make_record
-
         model = self.model
         names = getattr(model, "variables", ())
         init_info, step_info = getattr(model, "init_info", None), getattr(model, "step_info", None)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from specula.tla.values import make_record
+
 __all__ = ["TLCRuntime"]
 
 
@@ -66,8 +68,6 @@ class TLCRuntime:
     def trace(self, s: Any) -> tuple:
         """TLCExt!Trace on state ``s``: the behaviour's states, as records, from an initial state
         to ``s``."""
-        from specula.tla.values import make_record
-
         names = self.variables
 
         def rec(st: tuple) -> Any:
