@@ -71,8 +71,9 @@ def locate(generator: Path, *, go: str | None = None, raft: Path | None = None,
     problems: list[str] = []
     if not (generator / "cmd" / "trace_generator.go").is_file() or not (generator / "go.mod").is_file():
         problems.append(f"the generator: {generator}/cmd/trace_generator.go and go.mod (absent in this checkout)")
-    go_cmd = go or e.get("SPECULA_GO") or shutil.which("go")
-    if go_cmd and not (Path(go_cmd).is_file() or shutil.which(go_cmd)):
+    search = e.get("PATH", os.defpath)
+    go_cmd = go or e.get("SPECULA_GO") or shutil.which("go", path=search)
+    if go_cmd and not (Path(go_cmd).is_file() or shutil.which(go_cmd, path=search)):
         problems.append(f"go: {go_cmd} does not exist")
         go_cmd = None
     elif not go_cmd:
@@ -90,7 +91,40 @@ def locate(generator: Path, *, go: str | None = None, raft: Path | None = None,
         found: Path | None = None
     else:
         found = raft_dir
+    if go_cmd and not problems:
+        problems += _version_problems(go_cmd, generator, found, e)
     return EtcdSetup(generator=generator, raft=found, go=go_cmd, problems=tuple(problems))
+
+
+_GO_DIRECTIVE = re.compile(r"(?m)^go\s+(\d+)\.(\d+)(?:\.(\d+))?\s*$")
+
+
+def _go_directive(gomod: Path) -> tuple[int, ...] | None:
+    m = _GO_DIRECTIVE.search(gomod.read_text(encoding="utf-8", errors="replace")) if gomod.is_file() else None
+    return tuple(int(x) for x in m.groups() if x is not None) if m else None
+
+
+def _version_problems(go_cmd: str, generator: Path, raft: Path | None, env: Mapping[str, str]) -> list[str]:
+    """The go directives of the generator's and raft's go.mod against ``go env GOVERSION``
+    (built with GOTOOLCHAIN=local: an older go refuses the module)."""
+    try:
+        r = subprocess.run([go_cmd, "env", "GOVERSION"], capture_output=True, text=True, timeout=120,
+                           env={**env, "GOTOOLCHAIN": "local"})
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return [f"go: {go_cmd} does not run ({exc})"]
+    m = re.match(r"go(\d+)\.(\d+)(?:\.(\d+))?", r.stdout.strip())
+    if r.returncode != 0 or m is None:
+        return [f"go: `{go_cmd} env GOVERSION` did not give a version ({(r.stderr or r.stdout).strip()[:200]})"]
+    have = tuple(int(x) for x in m.groups() if x is not None)
+    out = []
+    for what, gomod in (("SysMoBench's generator", generator / "go.mod"), ("the raft sources", raft / "go.mod" if raft else None)):
+        need = _go_directive(gomod) if gomod else None
+        if need and need > have:
+            hint = (f"; check out an older etcd-io/raft commit (e.g. {TESTED_RAFT_COMMIT}, go 1.24) or use a newer go"
+                    if what == "the raft sources" else "; use a newer go")
+            out.append(f"go: {gomod} asks for go {'.'.join(map(str, need))}, {go_cmd} is go{'.'.join(map(str, have))}"
+                       + hint)
+    return out
 
 
 @dataclass

@@ -35,11 +35,18 @@ def _checkout(root: Path) -> Path:
     return root
 
 
-def _fake_raft(d: Path) -> Path:
+def _fake_raft(d: Path, go: str = "1.24") -> Path:
     d.mkdir(parents=True)
-    (d / "go.mod").write_text("module go.etcd.io/raft/v3\n\ngo 1.24\n")
+    (d / "go.mod").write_text(f"module go.etcd.io/raft/v3\n\ngo {go}\n")
     (d / "state_trace.go").write_text("//go:build with_tla\n\npackage raft\n")
     return d
+
+
+def _fake_go(path: Path) -> Path:
+    """A `go` that only answers `go env GOVERSION` (as go 1.24.11 does)."""
+    path.write_text('#!/bin/sh\n[ "$1 $2" = "env GOVERSION" ] && echo go1.24.11 && exit 0\nexit 1\n')
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
 
 
 def test_locate_says_what_is_missing(tmp_path):
@@ -55,11 +62,15 @@ def test_locate_says_what_is_missing(tmp_path):
     setup = locate(gen, env={"SPECULA_GO": str(tmp_path / "nope" / "go")})
     assert setup.problems == (f"go: {tmp_path / 'nope' / 'go'} does not exist",)
     assert setup.raft == root / "data" / "repositories" / "etcd"
-    go = tmp_path / "go"
-    go.write_text("#!/bin/sh\nexit 1\n")
+    go = _fake_go(tmp_path / "go")
     other = _fake_raft(tmp_path / "raft")
     setup = locate(gen, go=str(go), raft=other, env={})
     assert setup.ready and setup.raft == other and setup.go == str(go)
+    # raft's go.mod asks for a newer go than the one found (today's etcd-io/raft main: go 1.26)
+    newer = _fake_raft(tmp_path / "raft-main", go="1.26")
+    setup = locate(gen, go=str(go), raft=newer, env={})
+    assert setup.problems == (f"go: {newer / 'go.mod'} asks for go 1.26, {go} is go1.24.11; check out an older "
+                              "etcd-io/raft commit (e.g. 2148da1, go 1.24) or use a newer go",)
 
 
 def test_cli_names_go_and_raft_when_missing(tmp_path, capsys, monkeypatch):
@@ -79,9 +90,7 @@ def test_cli_names_go_and_raft_when_missing(tmp_path, capsys, monkeypatch):
     assert not (tmp_path / "out").exists()
 
     # go and raft present but no --out: ready, says how to record (exit 2, nothing built)
-    go = empty / "go"
-    go.write_text("#!/bin/sh\nexit 1\n")
-    go.chmod(go.stat().st_mode | stat.S_IXUSR)
+    go = _fake_go(empty / "go")
     _fake_raft(root / "data" / "repositories" / "etcd")
     rc = main(["bench", "traces", "etcd", "--sysmobench", str(root), "--json"])
     doc = json.loads(capsys.readouterr().out)
