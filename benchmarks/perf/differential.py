@@ -7,7 +7,8 @@ liveness cases are also run with their PROPERTY lines only, as issue 24 measured
 specula's own small specs (tests/tla/specs/parity). Each model is run by TLC (``-workers 1``) and
 by specula (a subprocess, same timeout), and the row reports both verdicts, the counts at the
 error (states generated / distinct, depth), whether the counterexample is TLC's (every state and
-action label equal, compared as text), and both times.
+action label equal, compared as text), and both times (wall and CPU: the CPU seconds of each
+tool's process are the ratio to read on a loaded machine).
 
     SPECULA_TLA2TOOLS=.../tla2tools.jar python benchmarks/perf/differential.py \\
         [--examples DIR] [--sysmobench DIR] [--only SUBSTR] [--timeout 300] [--json out.json]
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -61,6 +63,8 @@ class Row:
     verdict: str = ""
     counts: str = ""
     seconds: float = 0.0
+    tlc_cpu: float = 0.0  # CPU seconds of each tool's process (user + system): a ratio that
+    cpu: float = 0.0  # holds on a loaded machine, where the wall times above do not
     trace: str = ""  # "same" | "differs at state N" | "-" (no trace / liveness)
     status: str = ""  # agree | counts | trace | verdict | crash
     tlc_trace: list = field(default_factory=list, repr=False)
@@ -196,18 +200,19 @@ def main() -> None:
         # each tool on its own copy of the folder (TLC writes states/ and trace files beside the spec)
         d = work / re.sub(r"[^A-Za-z0-9_.-]", "_", name)
         shutil.copytree(tla.parent, d, dirs_exist_ok=True)
-        t = time.monotonic()
+        t, c0 = time.monotonic(), _children_cpu()
         try:
             tr = run_tlc(d / tla.name, d / cfg.name, timeout=a.timeout)
             tv, tout = tr.verdict, tr.output
             tcounts = f"{tr.generated}/{tr.distinct}, {tr.depth}" if tr.generated is not None else ""
         except subprocess.TimeoutExpired:
             tv, tout, tcounts = "timeout", "", ""
-        tsecs = time.monotonic() - t
+        tsecs, c1 = time.monotonic() - t, _children_cpu()
         res = run_specula(d / tla.name, d / cfg.name, a.timeout, a.library)
+        c2 = _children_cpu()
         row = Row(name, tv, tcounts, round(tsecs, 1), res["verdict"],
                   f"{res.get('generated')}/{res.get('distinct')}, {res.get('depth')}" if "distinct" in res else "",
-                  res.get("seconds", 0.0))
+                  res.get("seconds", 0.0), round(c1 - c0, 1), round(c2 - c1, 1))
         row.tlc_trace, row.our_trace = trace_of(tout), trace_of(res.get("text", ""))
         live = tv == "liveness" or res["verdict"] == "liveness"
         row.trace = "-" if live else compare(row.tlc_trace, row.our_trace)
@@ -227,17 +232,23 @@ def main() -> None:
             row.status = "agree"
         rows.append(row)
         print(f"{row.status:8} {name:70} TLC {tv:14} {tcounts:22} {tsecs:7.1f}s | specula {res['verdict']:14} "
-              f"{row.counts:22} {row.seconds:7.1f}s | trace {row.trace}", flush=True)
+              f"{row.counts:22} {row.seconds:7.1f}s | CPU {row.tlc_cpu}/{row.cpu} s | trace {row.trace}", flush=True)
         if a.json:
             a.json.write_text(json.dumps([{k: v for k, v in asdict(r).items() if not k.endswith("_trace")} for r in rows],
                                          indent=1))
     errors = [r for r in rows if r.tlc_verdict not in ("ok", "timeout", "error", "unknown")]
     agree = sum(r.status == "agree" for r in errors)
     print(f"\n{len(rows)} models, {len(errors)} stop at an error in TLC; TLC's verdict, counts and trace: {agree}/{len(errors)}")
-    print("\n| model | TLC verdict | TLC generated/distinct, depth | TLC s | specula verdict | specula generated/distinct, depth | specula s | trace |")
+    print("\n| model | TLC verdict | TLC generated/distinct, depth | TLC s (CPU) | specula verdict | specula generated/distinct, depth | specula s (CPU) | trace |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r.model} | {r.tlc_verdict} | {r.tlc_counts} | {r.tlc_seconds} | {r.verdict} | {r.counts} | {r.seconds} | {r.trace} |")
+        print(f"| {r.model} | {r.tlc_verdict} | {r.tlc_counts} | {r.tlc_seconds} ({r.tlc_cpu}) | {r.verdict} | {r.counts} "
+              f"| {r.seconds} ({r.cpu}) | {r.trace} |")
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
 
 
 if __name__ == "__main__":
