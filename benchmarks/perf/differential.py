@@ -40,6 +40,7 @@ WORKER = r"""
 import json, sys, time
 from specula.tla.checker import Limits, check, build_model
 from specula.tla.report import render_check
+from specula.errors import SpecError
 spec, cfg, secs, lib = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
 t = time.monotonic()
 try:
@@ -47,6 +48,8 @@ try:
     r = check(model, Limits(max_seconds=secs), cfg=c)
     out = {"verdict": r.verdict, "violated": r.violated, "distinct": r.distinct, "generated": r.generated,
            "depth": r.depth, "text": render_check(r, spec, cfg, markup=False)}
+except SpecError as exc:  # rejected by the front end, as TLC reports a SANY error
+    out = {"verdict": "error", "text": str(exc)[:300]}
 except BaseException as exc:
     out = {"verdict": "crash", "text": (type(exc).__name__ + ": " + str(exc))[:300]}
 out["seconds"] = round(time.monotonic() - t, 2)
