@@ -22,6 +22,7 @@ from specula.tla.compile.gen_action import ActionGenerator
 from specula.tla.syntax import parse_module
 from specula.tla.values import (
     Fn,
+    current_string_order,
     ModelValue,
     ValueFault,
     enumerate_set,
@@ -199,7 +200,8 @@ class Model:
             run = self.compiler.action(node, env, fin)
             fast = None
             if self.compiler.gen is not None:
-                fast = ActionGenerator(self.compiler).build(node, env, nv, names, out, idx, name, span, run)
+                fast = ActionGenerator(self.compiler).build(node, env, nv, names, out, idx, name, span, run,
+                                                            fixed=tuple(b[1] for b in binders))
             cores.append(fast or run)
             self._runs.append(_with_binders(fast or run, binders, self.compiler.frame))
             self.generated_actions = getattr(self, "generated_actions", 0) + (fast is not None)
@@ -233,8 +235,9 @@ class Model:
                 for (ks, _, dfn, dspan), nm in zip(bnds, b_names):
                     if ddeps:
                         # state-dependent domain: enumerated per state (the action keeps its name)
-                        new.append((nm, ks[0], _DynDomain(dfn, dspan, nm,
-                                                          all(d.__class__ is int for d in ddeps))))
+                        free = all(d.__class__ is int for d in ddeps)
+                        new.append((nm, ks[0], _DynDomain(dfn, dspan, nm, free,
+                                                          tuple(sorted(ddeps)) if free else ())))
                         continue
                     try:
                         vals = ordered(enumerate_set(dfn(None, None, c.frame)))
@@ -608,17 +611,35 @@ class Model:
 class _DynDomain:
     """The domain of a split ``\\E`` that depends on the state (evaluated per state)."""
 
-    __slots__ = ("dfn", "span", "name", "state_free")
+    __slots__ = ("dfn", "span", "name", "state_free", "slots", "memo", "memo_order")
 
-    def __init__(self, dfn: Callable, span: Any, name: str, state_free: bool = False) -> None:
-        # state_free: depends only on the values of earlier binders (e.g. ``q \in Proc \ {p}``)
+    def __init__(self, dfn: Callable, span: Any, name: str, state_free: bool = False,
+                 slots: tuple[int, ...] = ()) -> None:
+        # state_free: depends only on the values of earlier binders (e.g. ``q \\in Proc \\ {p}``),
+        # held in the frame slots ``slots``: the values are remembered per values of those
         self.dfn, self.span, self.name, self.state_free = dfn, span, name, state_free
+        self.slots = slots
+        self.memo: dict | None = {} if state_free and slots else None
+        self.memo_order: Any = None  # the string order the memo was filled under (TLC's order)
 
     def values(self, s: Any, n: Any, e: list) -> list:
+        memo = self.memo
+        if memo is not None:
+            order = current_string_order()
+            if order is not self.memo_order:
+                memo.clear()
+                self.memo_order = order
+            key = tuple([e[k] for k in self.slots])
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
         try:
-            return quick_order(enumerate_set(self.dfn(s, n, e)))
+            vals = quick_order(enumerate_set(self.dfn(s, n, e)))
         except ValueFault as exc:
             raise EvalError(str(exc), self.span) from None
+        if memo is not None and len(memo) < 10_000:
+            memo[key] = vals
+        return vals
 
 
 def _static_combos(binders: list, e: list) -> list[tuple] | None:

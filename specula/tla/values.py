@@ -32,6 +32,7 @@ from contextvars import ContextVar
 from typing import Any, Callable, Iterable, Iterator
 
 __all__ = [
+    "current_string_order",
     "ModelValue",
     "Fn",
     "LazyFn",
@@ -713,6 +714,11 @@ def tlc_string_order(order: StringOrder | None) -> Iterator[None]:
         yield
     finally:
         _ORDER.reset(token)
+
+
+def current_string_order() -> StringOrder | None:
+    """The string order set by ``tlc_string_order`` (None outside it)."""
+    return _ORDER.get()
 
 
 def _tk(v: Any, so: StringOrder | None) -> tuple:

@@ -129,17 +129,84 @@ def _exc(f: Any, keys: tuple, v: Any) -> Any:
 
 def _exc_at(f: Any, keys: tuple, vf: Callable, kat: int, s: Any, n: Any, e: list) -> Any:
     k = keys[0]
+    c = f.__class__
+    if c is tuple:
+        if k.__class__ is not int or not 0 < k <= len(f):
+            return f
+        old = f[k - 1]
+        if len(keys) == 1:
+            e[kat] = old
+            v = vf(s, n, e)
+        else:
+            v = _exc_at(old, keys[1:], vf, kat, s, n, e)
+        return f[: k - 1] + (v,) + f[k:]
+    if c is Fn:
+        if k not in f:
+            return f
+        old = dict.__getitem__(f, k)
+        if len(keys) == 1:
+            e[kat] = old
+            v = vf(s, n, e)
+        else:
+            v = _exc_at(old, keys[1:], vf, kat, s, n, e)
+        return fn_set1(f, k, v)
+    if isinstance(f, LazyFn):
+        return _exc_at(f.materialize(), keys, vf, kat, s, n, e)
+    raise ValueFault(f"EXCEPT applied to {type_name(f)} {format_value(f)}, which is not a function")
+
+
+def _exget(f: Any, keys: tuple, e: list, kat: int) -> bool:
+    """Whether the path ``keys`` of ``[f EXCEPT !...]`` is in f's domains (as ``_exc_at`` walks it);
+    if so the value there (``@``) is stored in ``e[kat]``."""
+    for k in keys:
+        if isinstance(f, LazyFn):
+            f = f.materialize()
+        c = f.__class__
+        if c is tuple:
+            if k.__class__ is not int or not 0 < k <= len(f):
+                return False
+            f = f[k - 1]
+        elif c is Fn:
+            if k not in f:
+                return False
+            f = dict.__getitem__(f, k)
+        else:
+            raise ValueFault(f"EXCEPT applied to {type_name(f)} {format_value(f)}, which is not a function")
+    e[kat] = f
+    return True
+
+
+def _exget1(f: Any, k: Any, e: list, kat: int) -> bool:
+    """``_exget`` for a path of one key."""
+    c = f.__class__
+    if c is tuple:
+        if k.__class__ is int and 0 < k <= len(f):
+            e[kat] = f[k - 1]
+            return True
+        return False
+    if c is Fn:
+        if k in f:
+            e[kat] = dict.__getitem__(f, k)
+            return True
+        return False
+    return _exget(f, (k,), e, kat)
+
+
+def _exput1(f: Any, k: Any, v: Any) -> Any:
+    """``_exput`` for a path of one key."""
+    if f.__class__ is tuple:
+        return f[: k - 1] + (v,) + f[k:]
+    return _exput(f, (k,), v)
+
+
+def _exput(f: Any, keys: tuple, v: Any) -> Any:
+    """``f`` with the value at the path ``keys`` (checked by ``_exget``) replaced by ``v``."""
+    k = keys[0]
     if isinstance(f, LazyFn):
         f = f.materialize()
-    if not _has(f, k):
-        if f.__class__ is not Fn and f.__class__ is not tuple:
-            raise ValueFault(f"EXCEPT applied to {type_name(f)} {format_value(f)}, which is not a function")
-        return f
-    old = _ap(f, k)
-    if len(keys) == 1:
-        e[kat] = old
-        return _set1(f, k, vf(s, n, e))
-    return _set1(f, k, _exc_at(old, keys[1:], vf, kat, s, n, e))
+    if f.__class__ is tuple:
+        return f[: k - 1] + ((v if len(keys) == 1 else _exput(f[k - 1], keys[1:], v)),) + f[k:]
+    return fn_set1(f, k, v if len(keys) == 1 else _exput(dict.__getitem__(f, k), keys[1:], v))
 
 
 def _tups(S: Any, n: int) -> Any:
@@ -162,9 +229,25 @@ def _rec(names: tuple, vals: tuple) -> Fn:
     return r
 
 
+def _seq_fast() -> dict:
+    from specula.tla import builtins as B
+
+    out = {
+        B._head: "({t}[0] if ({t} := {x}).__class__ is tuple and {t} else {k}({t}))",
+        B._tail: "({t}[1:] if ({t} := {x}).__class__ is tuple and {t} else {k}({t}))",
+        B._len: "(len({t}) if ({t} := {x}).__class__ is tuple else {k}({t}))",
+    }
+    out[B.NATIVES["Append"].fn] = \
+        "({t} + ({v},) if (({t} := {x}).__class__ is tuple) & (({v} := {y}) is {v}) else {k}({t}, {v}))"
+    out[B.NATIVES["Cardinality"].fn] = "(len({t}) if ({t} := {x}).__class__ is frozenset else {k}({t}))"
+    return out
+
+
+_SEQ_FAST = _seq_fast()
+
 _HELPERS = {
     "_ap": _ap, "_tups": _tups, "_fld": _fld, "_eq": operator("=", 2).strict, "_in": operator("\\in", 2).strict,
-    "_en": _en, "_truth": _truth, "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at,
+    "_en": _en, "_truth": _truth, "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_exget": _exget, "_exput": _exput, "_exget1": _exget1, "_exput1": _exput1,
     "_mkfn": make_fn, "_frozenset": frozenset, "_Fn": Fn, "_LazyFn": LazyFn, "_MV": ModelValue,
 }
 # built-ins the generator leaves to the closure compiler (not functions of their operands' values)
@@ -191,13 +274,16 @@ class Generator:
         self._code: dict[str, Any] = {}  # generated source -> its code object (False: too deep)
         self.ntmp = 0  # walrus temporaries (unique per generator: generated sources are shared)
         self.in_iterable = 0  # > 0 while generating a comprehension's iterable (no walrus there)
+        # > 0 while generating a comprehension's body: a walrus there binds a cell of the enclosing
+        # function (created at every call of it), so the inline forms below are not used there
+        self.in_comp = 0
         self._GEN = {
             A.Name: self._name, A.Number: self._number, A.String: self._string, A.Bool: self._bool,
             A.OpApp: self._opapp, A.And: self._and, A.Or: self._or, A.FuncApp: self._funcapp,
             A.FieldAccess: self._field, A.Tuple: self._tuple, A.RecordCons: self._record,
             A.If: self._if, A.Quant: self._quant, A.SetEnum: self._setenum,
             A.SetFilter: self._setfilter, A.SetMap: self._setmap, A.FuncCons: self._funccons,
-            A.Prime: self._prime, A.Except: self._except,
+            A.Prime: self._prime, A.Except: self._except, A.At: self._at,
         }
 
     # ------------------------------------------------------------------ entry
@@ -287,6 +373,13 @@ class Generator:
     def sub(self, node: Any, env: "Env") -> tuple:
         return self.gen(node, env)
 
+    def _comp_body(self, node: Any, env: "Env") -> tuple:
+        self.in_comp += 1
+        try:
+            return self.gen(node, env)
+        finally:
+            self.in_comp -= 1
+
     def iterable(self, node: Any, env: "Env") -> tuple:
         """``node`` generated as the iterable of a comprehension (where Python forbids ``:=``)."""
         self.in_iterable += 1
@@ -329,7 +422,7 @@ class Generator:
             k, fn, deps = b[1], b[2], b[3]
             if len(b) > 4 and b[4] is not None:
                 # (generated apart inside a comprehension's iterable, where ``:=`` is not allowed)
-                key = (id(b), self.in_iterable > 0)
+                key = (id(b), self.in_iterable > 0, self.in_comp > 0)
                 hit = self._lazy_src.get(key)
                 if hit is None or hit[0] is not b:
                     hit = self._lazy_src[key] = (b, self.sub(b[4], b[5]))
@@ -371,6 +464,12 @@ class Generator:
             return None
         return self._binding(b, env, node)
 
+    def _at(self, node: A.At, env: "Env") -> tuple | None:
+        b = env.locals.get("@")
+        if b is None or b[0] != "slot":
+            return None
+        return f"e[{b[1]}]", {b[1]}, 1
+
     def _prime(self, node: A.Prime, env: "Env") -> tuple | None:
         if env.primed:
             return None
@@ -400,8 +499,17 @@ class Generator:
                 return None
             parts = [self.sub(a, env) for a in args]
             self.consts.append(strict_native(nat.name, nat.fn, nat.arity))  # as the closures call it
-            src = f"_k[{len(self.consts) - 1}](" + ", ".join(p[0] for p in parts) + ")"
-            return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+            strict = f"_k[{len(self.consts) - 1}]"
+            deps, size = set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+            fast = _SEQ_FAST.get(nat.fn)
+            if fast is not None and not (self.in_iterable or self.in_comp):
+                # Sequences' Head/Tail/Len/Append inline on a tuple (the strict native otherwise)
+                t = self._walrus_tmp()
+                if len(parts) == 1:
+                    return fast.format(t=t, x=parts[0][0], k=strict), deps, size
+                v = self._walrus_tmp()
+                return fast.format(t=t, x=parts[0][0], v=v, y=parts[1][0], k=strict), deps, size
+            return f"{strict}(" + ", ".join(p[0] for p in parts) + ")", deps, size
         if op.recursive or op.body is None or len(args) != len(op.params):
             return None
         # inline only when every argument is trivially cheap (re-evaluated by name at each use);
@@ -465,8 +573,9 @@ class Generator:
                 conds.append(f"({src}.__class__ is {cls.__name__})")
                 used.append(src)
                 continue
-            if self.in_iterable:
-                return f"{strict}({', '.join(srcs)})"  # no walrus in a comprehension's iterable
+            if self.in_iterable or self.in_comp:
+                # no walrus in a comprehension's iterable (a syntax error) or body (a cell)
+                return f"{strict}({', '.join(srcs)})"
             self.ntmp += 1
             tmp = f"_t{self.ntmp}"
             conds.append(f"(({tmp} := {src}).__class__ is {cls.__name__})")
@@ -477,7 +586,7 @@ class Generator:
         # operators would double the source at every level (a 20-term sum took gigabytes)
         for i, src in enumerate(used):
             if src in srcs and not (_ATOM.match(src) or _LIT.match(src) or _GUARD_FREE.match(src)):
-                if self.in_iterable:
+                if self.in_iterable or self.in_comp:
                     return f"{strict}({', '.join(srcs)})"
                 self.ntmp += 1
                 tmp = f"_t{self.ntmp}"
@@ -487,17 +596,32 @@ class Generator:
         test = conds[0] if len(conds) == 1 else " & ".join(conds)
         return f"({op.fast.format(*used)} if {test} else {strict}({', '.join(used)}))"
 
-    @staticmethod
-    def _equality(negate: bool, srcs: list[str], strict: str) -> str:
+    def _equality(self, negate: bool, srcs: list[str], strict: str) -> str:
         """``a = b``: Python's ``==`` when one side is a literal it cannot confuse (a string, an
-        integer other than 0 and 1, which Python takes for FALSE and TRUE); ``is`` for TRUE/FALSE."""
+        integer other than 0 and 1, which Python takes for FALSE and TRUE); ``is`` for TRUE/FALSE;
+        otherwise ``==`` inline when both operands have the same class (what the strict ``=``
+        does first), the strict operator for the rest."""
         a, b = srcs
         for x, y in ((a, b), (b, a)):
             if _GUARD_FREE.match(y):
                 return f"({x} is not {y})" if negate else f"({x} is {y})"
             if _LIT.match(y) and y not in ("0", "1", "-0"):
                 return f"({a} != {b})" if negate else f"({a} == {b})"
-        return f"{strict}({a}, {b})"
+        if (self.in_iterable or self.in_comp) and not ((_ATOM.match(a) or _LIT.match(a) or a == "()")
+                                     and (_ATOM.match(b) or _LIT.match(b) or b == "()")):
+            return f"{strict}({a}, {b})"
+        ta = a if _ATOM.match(a) or _LIT.match(a) or a == "()" else None
+        tb = b if _ATOM.match(b) or _LIT.match(b) or b == "()" else None
+        ca = ("tuple" if ta == "()" else f"({ta}).__class__") if ta is not None else \
+            f"({(ta := self._walrus_tmp())} := {a}).__class__"
+        cb = ("tuple" if tb == "()" else f"({tb}).__class__") if tb is not None else \
+            f"({(tb := self._walrus_tmp())} := {b}).__class__"
+        cmp = "!=" if negate else "=="
+        return f"({ta} {cmp} {tb} if {ca} is {cb} else {strict}({ta}, {tb}))"
+
+    def _walrus_tmp(self) -> str:
+        self.ntmp += 1
+        return f"_t{self.ntmp}"
 
     def _and(self, node: A.And, env: "Env") -> tuple:
         parts = [self.sub(a, env) for a in node.args]
@@ -532,6 +656,23 @@ class Generator:
                     tup = f"{fs}[{xs} - 1] if {fs}.__class__ is tuple and {xs}.__class__ is int and 0 < {xs} <= len({fs}) else "
                 src = f"({tup}{fs}[{xs}] if {fs}.__class__ is _Fn and {xs} in {fs} else _ap({fs}, {xs}))"
                 return src, f[1] | x[1], 1 + f[2] + x[2]
+            if not (self.in_iterable or self.in_comp):
+                # f[x] with f (or x) computed: both bound once by walrus, then the same inline lookup
+                # (every operand is bound before any test reads it: ``&``, not ``and``)
+                tf = self._walrus_tmp()
+                if _ATOM.match(x[0]) or _LIT.match(x[0]):
+                    tx, bind_x = x[0], ""
+                else:
+                    tx = self._walrus_tmp()
+                    bind_x = f" & (({tx} := {x[0]}) is {tx})"
+                if _LIT.match(tx) and tx.startswith("'"):
+                    src = (f"({tf}[{tx}] if (({tf} := {f[0]}).__class__ is _Fn){bind_x} and {tx} in {tf} "
+                           f"else _ap({tf}, {tx}))")
+                else:
+                    src = (f"({tf}[{tx} - 1] if (({tf} := {f[0]}).__class__ is tuple){bind_x} and {tx}.__class__ is int "
+                           f"and 0 < {tx} <= len({tf}) else {tf}[{tx}] if {tf}.__class__ is _Fn and {tx} in {tf} "
+                           f"else _ap({tf}, {tx}))")
+                return src, f[1] | x[1], 1 + f[2] + x[2]
             return f"_ap({f[0]}, {x[0]})", f[1] | x[1], 1 + f[2] + x[2]
         parts = [self.sub(a, env) for a in node.args]
         tup = "(" + ", ".join(p[0] for p in parts) + ",)"
@@ -553,10 +694,27 @@ class Generator:
             if any(isinstance(x, A.At) for x in A.walk(u.value)):
                 kat = self.c.new_slot()
                 venv = env.bind({"@": ("slot", kat)})
-                vfn, vdeps = self.c.expr(u.value, venv)
-                self.consts.append(vfn)
-                deps = deps | (set(vdeps) - {kat})
-                src = f"_exc_at({src}, ({', '.join(keys)},), _k[{len(self.consts) - 1}], {kat}, s, n, e)"
+                if self.in_iterable:
+                    vfn, vdeps = self.c.expr(u.value, venv)
+                    self.consts.append(vfn)
+                    deps = deps | (set(vdeps) - {kat})
+                    src = f"_exc_at({src}, ({', '.join(keys)},), _k[{len(self.consts) - 1}], {kat}, s, n, e)"
+                else:
+                    v = self.sub(u.value, venv)
+                    deps = deps | (set(v[1]) - {kat})
+                    size += v[2]
+                    if self.in_comp:
+                        # the value as a lambda called with @ stored in its slot (no walrus here)
+                        src = f"_exc_at({src}, ({', '.join(keys)},), (lambda s, n, e: {v[0]}), {kat}, s, n, e)"
+                    else:
+                        # the path checked and @ stored in its slot first, then the value inline
+                        tf, tk = self._walrus_tmp(), self._walrus_tmp()
+                        if len(keys) == 1:
+                            src = (f"(_exput1({tf}, {tk}, {v[0]}) if _exget1(({tf} := {src}), ({tk} := {keys[0]}), "
+                                   f"e, {kat}) else {tf})")
+                        else:
+                            src = (f"(_exput({tf}, {tk}, {v[0]}) if _exget(({tf} := {src}), "
+                                   f"({tk} := ({', '.join(keys)},)), e, {kat}) else {tf})")
             else:
                 v = self.sub(u.value, env)
                 deps = deps | v[1]
@@ -573,6 +731,10 @@ class Generator:
         if _ATOM.match(r[0]):
             fl = repr(node.field)
             return f"({r[0]}[{fl}] if {r[0]}.__class__ is _Fn and {fl} in {r[0]} else _fld({r[0]}, {fl}))", r[1], 1 + r[2]
+        if not (self.in_iterable or self.in_comp):
+            t, fl = self._walrus_tmp(), repr(node.field)
+            return (f"({t}[{fl}] if ({t} := {r[0]}).__class__ is _Fn and {fl} in {t} else _fld({t}, {fl}))",
+                    r[1], 1 + r[2])
         return f"_fld({r[0]}, {node.field!r})", r[1], 1 + r[2]
 
     def _tuple(self, node: A.Tuple, env: "Env") -> tuple:
@@ -640,7 +802,7 @@ class Generator:
         if r is None:
             return None
         clauses, ddeps, dsize, benv, slots = r
-        body = self.sub(node.body, benv)
+        body = self._comp_body(node.body, benv)
         fn = "any" if node.kind == "E" else "all"
         what = ("the body of \\E" if node.kind == "E" else "the body of \\A") if len(slots) == 1 else "a quantifier body"
         test = body[0] if is_boolish(node.body) else f"_truth({body[0]}, {what!r})"
@@ -654,7 +816,7 @@ class Generator:
         (dsrc, ddeps, dsize), k, benv = r
         if _may_be_infinite(node.bound.domain) or _may_be_large(node.bound.domain):
             return None  # the closure compiler keeps such filters lazy
-        p = self.sub(node.pred, benv)
+        p = self._comp_body(node.pred, benv)
         test = p[0] if is_boolish(node.pred) else f"_truth({p[0]}, 'a set filter condition')"
         src = f"_frozenset([e[{k}] for e[{k}] in _en({dsrc}) if {test}])"
         return src, (p[1] - {k}) | ddeps, 1 + dsize + p[2]
@@ -664,7 +826,7 @@ class Generator:
         if r is None:
             return None
         clauses, ddeps, dsize, benv, slots = r
-        x = self.sub(node.expr, benv)
+        x = self._comp_body(node.expr, benv)
         src = f"_frozenset([{x[0]} {clauses}])"
         return src, (x[1] - set(slots)) | ddeps, 1 + dsize + x[2]
 
@@ -675,7 +837,7 @@ class Generator:
         if r is None:
             return None
         (dsrc, ddeps, dsize), k, benv = r
-        x = self.sub(node.body, benv)
+        x = self._comp_body(node.body, benv)
         src = f"_mkfn({{e[{k}]: {x[0]} for e[{k}] in _en({dsrc})}})"
         return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
 

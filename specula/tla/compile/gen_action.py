@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from specula.errors import EvalError
@@ -40,9 +41,11 @@ class ActionGenerator:
         self.ntmp = 0
 
     def build(self, node: Any, env: "Env", nvars: int, var_names: tuple, out: list, idx: int,
-              name: str, span: Any, slow: Callable, init: bool = False) -> Callable | None:
+              name: str, span: Any, slow: Callable, init: bool = False,
+              fixed: tuple[int, ...] = ()) -> Callable | None:
         """The generated successor function of one action (``init``: of the initial predicate,
-        whose states are appended without an action index)."""
+        whose states are appended without an action index). ``fixed``: the frame slots of the
+        action's split binders (set by the caller, never written by the action)."""
         if self.g is None:
             return None
         self.lines = 0
@@ -70,30 +73,39 @@ class ActionGenerator:
         ks = len(g.consts) - 1
         g.consts.append(span)
         # on a Python-level fault, run the closures (they raise with the precise span); if they
-        # do not fail, report the fault at the action
-        g.consts.append([UNSET] * nvars)
-        # n is left as it came (every variable unassigned), as the closures leave it: a closure
-        # action run next on the same list (an action the generator could not take, under the
-        # same \E) would otherwise take the assignments left here for its own
-        src = ["def _act(s, n, e):", "    try:"] + (body or ["        pass"]) + [
-            "    except _FAULTS as _x:",
-            "        _mark = len(_out[0])",
-            f"        _k[{ks}](s, [_U] * {nvars}, e)",
-            "        del _out[0][_mark:]",
-            f"        raise _fault(_x, _k[{ks + 1}]) from None",
-            "    finally:",
-            f"        n[:] = _k[{ks + 2}]",
-        ]
+        # do not fail, report the fault at the action.
+        # The caller's n (every variable unassigned) is left as it came, as the closures leave
+        # it: a closure action run next on the same list (an action the generator could not
+        # take, under the same \E) would otherwise take the assignments left here for its own.
+        # The generated code assigns a list of its own (cheaper than restoring the caller's).
         ns = g.ns
         ns["_out"] = out
         ns["_FAULTS"] = FAULTS
         ns["_fault"] = fault
         ns["_qo"] = _qo
-        loc: dict = {}
-        try:
-            exec(compile("\n".join(src), f"<action {name}>", "exec"), ns, loc)  # noqa: S102
-        except (SyntaxError, RecursionError):
-            return None
+        nested: set[str] = set()
+        for _ in range(2):
+            # a local read inside a comprehension or lambda is a cell, made at every call: those
+            # are read from s and e where they are used (the second round)
+            lbody, reads = _localize(body or ["        pass"], fixed, init, nested)
+            src = ["def _act(s, n, e):", f"    n = [_U] * {nvars}"] + reads + ["    try:"] + lbody + [
+                "    except _FAULTS as _x:",
+                "        _mark = len(_out[0])",
+                f"        _k[{ks}](s, [_U] * {nvars}, e)",
+                "        del _out[0][_mark:]",
+                f"        raise _fault(_x, _k[{ks + 1}]) from None",
+            ]
+            loc: dict = {}
+            try:
+                code = compile("\n".join(src), f"<action {name}>", "exec")
+            except (SyntaxError, RecursionError):
+                return None
+            fcode = next(c for c in code.co_consts if hasattr(c, "co_cellvars"))
+            cells = {v for v in fcode.co_cellvars if v[:2] in ("_s", "_e") and v[2:].isdigit()}
+            if not cells or nested:
+                break
+            nested = cells
+        exec(code, ns, loc)  # noqa: S102
         return loc["_act"]
 
     # ------------------------------------------------------------------ nodes
@@ -406,6 +418,44 @@ class ActionGenerator:
                 benv = benv.with_(init=True)
             return self.act(b[1], benv, assigned, k, ind)
         return self._guard(node, env, assigned, k, ind)
+
+
+_READ = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|(?<![\w.\])])([se])\[(\d+)\]""")
+_WRITE = re.compile(r"e\[(\d+)\] =[^=]|for e\[(\d+)\] in|for \(([^)]*)\) in|_st\(e, (\d+),")
+
+
+def _localize(body: list[str], fixed: tuple[int, ...], init: bool,
+              nested: set[str]) -> tuple[list[str], list[str]]:
+    """The action body reading each state variable ``s[i]`` and each split-binder slot ``e[k]``
+    from a local variable assigned once at entry (string literals are left alone)."""
+    text = "\n".join(body)
+    written: set[int] = set()
+    for m in _WRITE.finditer(text):
+        for g in m.groups():
+            if g:
+                written.update(int(x) for x in re.findall(r"\d+", g))
+    slots = {k for k in fixed if k not in written}
+    counts: dict[str, int] = {}
+    for m in _READ.finditer(text):
+        if m.group(1) is not None:
+            counts[m.group(0)] = counts.get(m.group(0), 0) + 1
+    used: dict[str, str] = {}
+
+    def sub(m: re.Match) -> str:
+        kind = m.group(1)
+        if kind is None or counts[m.group(0)] < 2:  # a string literal, or read once
+            return m.group(0)
+        i = int(m.group(2))
+        if kind == "s" and init or kind == "e" and i not in slots:
+            return m.group(0)
+        name = f"_{kind}{i}"
+        if name in nested:
+            return m.group(0)
+        used[name] = f"{kind}[{i}]"
+        return name
+
+    text = _READ.sub(sub, text)
+    return text.split("\n"), [f"    {nm} = {src}" for nm, src in sorted(used.items())]
 
 
 def _qo(S: Any) -> Any:
