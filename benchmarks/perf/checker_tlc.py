@@ -28,6 +28,7 @@ class TlcResult:
     seconds: float
     output: str
     trace_len: int | None = None  # states in the error trace (TLC's are shortest too)
+    rss_mb: float | None = None  # the JVM's peak resident memory (where /usr/bin/time exists)
 
     def to_dict(self) -> dict:
         return {
@@ -104,7 +105,13 @@ def run_tlc(tla: str | Path, cfg: str | Path | None = None, timeout: float = 600
         "java", "-XX:+UseParallelGC", f"-DTLA-Library={CMTLA}{os.pathsep}{proofs}", "-cp", jar, "tlc2.TLC",
         "-workers", "1", "-noGenerateSpecTE", "-metadir", str(meta), "-config", str(cfg), *extra, tla.name,
     ]
+    timer = Path("/usr/bin/time")
+    if timer.is_file():  # the JVM's peak RSS, printed on stderr after TLC's own output
+        cmd = [str(timer), "-f", "@@RSS %M", *cmd]
     t = time.monotonic()
     proc = subprocess.run(cmd, cwd=tla.parent, capture_output=True, text=True, timeout=timeout)
     secs = time.monotonic() - t
-    return parse_tlc_output(proc.stdout + proc.stderr, secs)
+    r = parse_tlc_output(proc.stdout + proc.stderr, secs)
+    m = re.search(r"^@@RSS (\d+)$", proc.stderr, re.M)
+    r.rss_mb = int(m.group(1)) / 1024 if m else None
+    return r

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from specula.errors import EvalError
 from specula.tla import ast as A
 from specula.tla.compile.env import UNSET
+from specula.tla import builtins as B
 from specula.tla.operators import Operator, operator, strict_native
 from specula.tla.values import (
     Fn,
@@ -230,8 +231,6 @@ def _rec(names: tuple, vals: tuple) -> Fn:
 
 
 def _seq_fast() -> dict:
-    from specula.tla import builtins as B
-
     out = {
         B._head: "({t}[0] if ({t} := {x}).__class__ is tuple and {t} else {k}({t}))",
         B._tail: "({t}[1:] if ({t} := {x}).__class__ is tuple and {t} else {k}({t}))",

@@ -1,0 +1,132 @@
+"""Issue 19's table: specula against TLC (1 worker) on the issue's models, side by side in one run.
+
+Each model is run ``--repeat`` times by each tool, interleaved (specula, [baseline,] TLC, then
+again), each run a fresh process with start-up included (JVM start for TLC); the table shows
+the median wall time of each tool, the ratio specula/TLC, and the peak resident memory per
+distinct state (bytes; ``/usr/bin/time`` measures both processes). ``--baseline DIR`` also runs
+an older specula source tree (``git archive`` of a commit) through PYTHONPATH, for before/after
+figures measured in the same run. TLC runs only where SPECULA_TLA2TOOLS is set.
+
+    python benchmarks/perf/checker_table.py [--repeat 3] [--only NAME] [--baseline DIR]
+        [--examples /work/ext/examples] [--timeout 900]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+ROOT = HERE.parents[1]
+
+
+def models(examples: Path) -> list[tuple[str, Path, Path, dict]]:
+    """(name, tla, cfg, constant overrides): the issue's table, where the specs exist here."""
+    ex = examples / "specifications"
+    return [
+        ("TwoPhase", ROOT / "tests/tla/specs/TwoPhase.tla", ROOT / "tests/tla/specs/TwoPhase.cfg", {}),
+        ("btree/kvstore", ex / "btree/kvstore.tla", ex / "btree/kvstore.cfg", {}),
+        ("ReadersWriters MC", ex / "ReadersWriters/MC.tla", ex / "ReadersWriters/MC.cfg", {}),
+        ("Chameneos", ex / "Chameneos/Chameneos.tla", ex / "Chameneos/Chameneos.cfg", {}),
+        ("ewd426 TokenRing", ex / "ewd426/TokenRing.tla", ex / "ewd426/TokenRing.cfg", {}),
+        ("MultiPaxos_MC_small", ex / "MultiPaxos-SMR/MultiPaxos_MC.tla", ex / "MultiPaxos-SMR/MultiPaxos_MC_small.cfg", {}),
+        ("MCLamportMutex", ex / "lamport_mutex/MCLamportMutex.tla", ex / "lamport_mutex/MCLamportMutex.cfg", {}),
+    ]
+
+
+def run_specula(tla: Path, cfg: Path, timeout: float, pythonpath: str | None = None) -> dict:
+    cmd = [sys.executable, "-m", "specula", "check", str(tla), "--config", str(cfg), "--json",
+           "--max-seconds", str(timeout)]
+    timer = Path("/usr/bin/time")
+    if timer.is_file():
+        cmd = [str(timer), "-f", "@@RSS %M", *cmd]
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    t = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tla.parent, timeout=timeout + 120, env=env)
+    wall = time.monotonic() - t
+    m = re.search(r"^@@RSS (\d+)$", proc.stderr, re.M)
+    try:
+        data = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return {"verdict": "crash", "wall": wall, "message": (proc.stderr or proc.stdout)[-300:]}
+    return {"verdict": data["verdict"], "distinct": data["distinct"], "generated": data["generated"],
+            "wall": wall, "rss_mb": int(m.group(1)) / 1024 if m else None}
+
+
+def _per_state(rss_mb: float | None, distinct: int | None) -> str:
+    if not rss_mb or not distinct:
+        return "-"
+    return f"{rss_mb * 1024 * 1024 / distinct:,.0f}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", default=None)
+    ap.add_argument("--baseline", default=None, help="an older specula source tree, run through PYTHONPATH")
+    ap.add_argument("--examples", type=Path, default=Path(os.environ.get("SPECULA_EXAMPLES", "/work/ext/examples")))
+    ap.add_argument("--timeout", type=float, default=900)
+    a = ap.parse_args()
+    from checker_tlc import run_tlc, tlc_jar
+
+    use_tlc = tlc_jar() is not None
+    head = f"{'model':22} {'distinct':>9} {'specula s':>9}"
+    if a.baseline:
+        head += f" {'before s':>9}"
+    head += f" {'TLC s':>7} {'ratio':>6} {'B/state':>8} {'TLC B/state':>11}  counts"
+    print(head, flush=True)
+    for name, tla, cfg, consts in models(a.examples):
+        if a.only and a.only not in name:
+            continue
+        if not tla.is_file():
+            print(f"{name:22} missing ({tla})", flush=True)
+            continue
+        runs: dict[str, list] = {"new": [], "base": [], "tlc": []}
+        with tempfile.TemporaryDirectory() as tmp:
+            if consts:  # a copy of the cfg with the overrides
+                text = cfg.read_text()
+                for k, v in consts.items():
+                    text = re.sub(rf"\b{k}\s*=\s*\S+", f"{k} = {v}", text)
+                cfg = Path(tmp) / cfg.name
+                cfg.write_text(text)
+            for _ in range(a.repeat):
+                runs["new"].append(run_specula(tla, cfg, a.timeout))
+                if a.baseline:
+                    runs["base"].append(run_specula(tla, cfg, a.timeout, a.baseline))
+                if use_tlc:
+                    runs["tlc"].append(run_tlc(tla, cfg, timeout=a.timeout + 120))
+        new = runs["new"]
+        if any(r["verdict"] == "crash" for r in new):
+            print(f"{name:22} crash {next(r for r in new if r['verdict'] == 'crash')['message'][:200]}", flush=True)
+            continue
+        med = statistics.median(r["wall"] for r in new)
+        row = f"{name:22} {new[0]['distinct']:>9,} {med:>9.2f}"
+        if a.baseline:
+            base = [r for r in runs["base"] if r["verdict"] != "crash"]
+            row += f" {statistics.median(r['wall'] for r in base):>9.2f}" if base else f" {'crash':>9}"
+        tlc = runs["tlc"]
+        if tlc:
+            tmed = statistics.median(t.seconds for t in tlc)
+            row += f" {tmed:>7.2f} {med / tmed:>6.2f}"
+        else:
+            row += f" {'-':>7} {'-':>6}"
+        row += f" {_per_state(max(r['rss_mb'] or 0 for r in new), new[0]['distinct']):>8}"
+        row += f" {_per_state(max((t.rss_mb or 0) for t in tlc), tlc[0].distinct) if tlc else '-':>11}"
+        same = (not tlc) or all((t.distinct, t.generated) == (new[0]["distinct"], new[0]["generated"]) for t in tlc)
+        row += "  " + ("same as TLC" if tlc and same else "DIFFER from TLC" if tlc else "")
+        print(row, flush=True)
+
+
+if __name__ == "__main__":
+    main()
