@@ -75,13 +75,15 @@ def _expand(argv: tuple[str, ...], subs: dict[str, str]) -> list[str]:
     return out
 
 
-def _run(argv: list[str], cwd: Path, timeout: float, task: Task, stage: str) -> None:
+def _run(argv: list[str], cwd: Path, timeout: float, task: Task, stage: str,
+         env: dict[str, str] | None = None) -> None:
     """Run one build or harness step. Waits in short slices, so a Ctrl-C (delivered to the
     command's worker thread between bytecodes) stops the step at once; the child is killed."""
     import time
 
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, **env} if env else None)
     except FileNotFoundError:
         raise HarnessError(f"{stage}: program not found: {argv[0]}", path=str(task.task_file)) from None
     deadline = time.monotonic() + timeout
@@ -104,6 +106,16 @@ def _run(argv: list[str], cwd: Path, timeout: float, task: Task, stage: str) -> 
         raise HarnessError(
             f"{stage} failed (exit {proc.returncode}): {' '.join(argv)}: {detail}", path=str(task.task_file)
         )
+
+
+def _emitters(root: Path) -> Path:
+    """tools/emitters beside a bundled system, else this checkout's (a system outside it)."""
+    here = root / "tools" / "emitters"
+    if here.is_dir():
+        return here
+    from specula.onboard.write import emitters_dir
+
+    return emitters_dir() or here
 
 
 def _check_trace(path: Path) -> None:
@@ -136,8 +148,10 @@ def run_harness(
     """Build (if needed) and run a system's harness; return the N trace files it wrote.
 
     ``options`` are extra command-line options of the harness (``{"--steps": "300"}``: schedules,
-    fault rates). ``impl_coverage`` runs a Python harness under ``specula.bench.pycov``, which
-    writes the implementation branches reached to ``DIR/impl-coverage.json``.
+    fault rates). ``impl_coverage`` writes the implementation branches the runs reached to
+    ``DIR/impl-coverage.json``: a Python harness runs under ``specula.bench.pycov``; a C or Java
+    harness is built for coverage in a scratch directory of its own (``specula.bench.implcov``:
+    gcov, or javac on instrumented sources) and its counters read after the run.
 
     ``system`` is a task name, a system directory, or a loaded Task.
     """
@@ -159,9 +173,21 @@ def run_harness(
         "emitters": str(root / "tools" / "emitters"),
     }
     say = on_progress or (lambda line: None)
-    for i, step in enumerate(task.harness.build):
-        say(f"{task.name}: build step {i + 1}/{len(task.harness.build)}")
-        _run(_expand(step, subs), task.dir, task.harness.timeout, task, f"build step {i + 1}")
+    steps = [_expand(step, subs) for step in task.harness.build]
+    covbuild = None
+    if impl_coverage and steps:
+        from specula.bench.implcov import coverage_build
+
+        cov_dir = _build_dir(task) / "impl-coverage"
+        cov_dir.mkdir(parents=True, exist_ok=True)
+        covbuild = coverage_build([_expand(step, {**subs, "build": str(cov_dir)}) for step in task.harness.build],
+                                  task.dir, cov_dir, _emitters(root))
+        if covbuild is not None:
+            subs["build"] = str(cov_dir)
+            steps = covbuild.build
+    for i, step in enumerate(steps):
+        say(f"{task.name}: build step {i + 1}/{len(steps)}")
+        _run(step, task.dir, task.harness.timeout, task, f"build step {i + 1}")
     expected = [out / trace_file_name(i) for i in range(runs)]
     for path in expected:
         if path.exists():
@@ -173,7 +199,12 @@ def run_harness(
         argv = [sys.executable, "-m", "specula.bench.pycov", "--out", str(out / IMPL_COVERAGE_FILE),
                 "--root", str(task.dir.resolve()), "--", *argv[1:]]
     say(f"{task.name}: recording {runs} trace(s), seeds {seed}..{seed + runs - 1}")
-    _run(argv, task.dir, task.harness.timeout, task, "harness")
+    if covbuild is not None:
+        covbuild.prepare()
+    _run(argv, task.dir, task.harness.timeout, task, "harness", covbuild.env if covbuild else None)
+    if covbuild is not None:
+        report = covbuild.report()
+        (out / IMPL_COVERAGE_FILE).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     missing = [p.name for p in expected if not p.is_file()]
     if missing:
         raise HarnessError(

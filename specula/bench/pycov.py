@@ -91,6 +91,8 @@ def merge(a: dict | None, b: dict | None) -> dict | None:
         k = (p["file"], p["line"], p["arm"])
         if k in seen:
             seen[k]["covered"] = seen[k]["covered"] or p["covered"]
+            if "count" in seen[k] and "count" in p:  # compiled harnesses count hits
+                seen[k]["count"] += p["count"]
         else:
             seen[k] = dict(p)
     points = sorted(seen.values(), key=lambda p: (p["file"], p["line"], p["arm"]))

@@ -6,7 +6,7 @@ counts); configurations not tried yet go first, then the one whose latest round 
 most (ties: the least tried). After each round only what is still uncovered is checked
 on the new traces: spec actions without an accepted window, spec branches no window exercised
 (``specula.coverage``, against the task's reference spec or ``spec``), and implementation branch
-points (Python harnesses, ``specula.bench.pycov``). The loop stops after ``patience`` rounds in a
+points (``specula.bench.pycov`` for Python harnesses, ``specula.bench.implcov`` for C and Java). The loop stops after ``patience`` rounds in a
 row that added nothing, when nothing is left uncovered, or after ``max_rounds``.
 """
 

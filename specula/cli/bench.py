@@ -50,6 +50,8 @@ def bench_traces(
     until_coverage: bool = typer.Option(False, "--until-coverage", help="Record rounds of --batch runs, steering "
                                         "seeds and the harness's explore options toward uncovered spec actions/branches "
                                         "and implementation branches, until coverage stops growing."),
+    impl_coverage: bool = typer.Option(False, "--impl-coverage", help="Also record the implementation branches the "
+                                       "runs reach (impl-coverage.json in --out; Python, C and Java harnesses)."),
     batch: int = typer.Option(3, "--batch", min=1, help="Runs per round (--until-coverage)."),
     patience: int = typer.Option(2, "--patience", min=1, help="Stop after this many rounds without new coverage."),
     max_rounds: int = typer.Option(12, "--max-rounds", min=1, help="At most this many rounds."),
@@ -108,11 +110,20 @@ def bench_traces(
         else:
             console().print(res.render(), markup=False)
         return
-    files = run_harness(system, runs=runs, seed=seed, out_dir=out, on_progress=progress_printer())
+    files = run_harness(system, runs=runs, seed=seed, out_dir=out, on_progress=progress_printer(),
+                        impl_coverage=impl_coverage)
+    impl = None
+    if impl_coverage and (out / "impl-coverage.json").is_file():
+        import json
+
+        impl = json.loads((out / "impl-coverage.json").read_text(encoding="utf-8"))
     if json_out:
-        print_json({"schema": "specula.bench.traces/1", "system": system, "seed": seed, "files": [str(f) for f in files]})
+        print_json({"schema": "specula.bench.traces/1", "system": system, "seed": seed, "files": [str(f) for f in files],
+                    **({"impl_branches": impl.get("branches"), "impl_covered": impl.get("covered")} if impl else {})})
     else:
-        console().print(f"recorded {len(files)} trace(s) of {system} in {out}")
+        console().print(f"recorded {len(files)} trace(s) of {system} in {out}"
+                        + (f"; implementation branches reached: {impl.get('covered')}/{impl.get('branches')}"
+                           if impl else ""))
 
 
 def _etcd_traces(task, out: Optional[Path], runs: int, seed: int, go: Optional[str], raft: Optional[Path],
