@@ -25,6 +25,7 @@ from typing import Any, Mapping, Sequence
 from specula.errors import ConfigError, InputError, SpeculaError
 
 __all__ = [
+    "emitters_dir",
     "Task", "HarnessSpec", "load_task", "list_tasks", "repository_task", "load_target", "with_overrides",
     "with_code", "sysmobench_root", "bundled_systems_dir", "SYSMOBENCH_TARGET_ACTIONS", "DEFAULT_HARNESS_TIMEOUT",
 ]
@@ -58,6 +59,13 @@ def bundled_systems_dir() -> Path:
     if env:
         return Path(env)
     return Path(__file__).resolve().parent.parent / "benchmarks" / "systems"
+
+
+def emitters_dir() -> Path | None:
+    """``tools/emitters`` of this checkout (``$SPECULA_EMITTERS`` overrides), or None."""
+    env = os.environ.get("SPECULA_EMITTERS")
+    path = Path(env) if env else Path(__file__).resolve().parent.parent / "tools" / "emitters"
+    return path if path.is_dir() else None
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 from specula.errors import ConfigError, HarnessError, InputError
-from specula.tasks import Task, list_tasks, load_task
+from specula.tasks import Task, emitters_dir, list_tasks, load_task
 
 __all__ = ["run_harness", "trace_file_name", "harness_systems", "resolve_task"]
 
@@ -113,8 +113,6 @@ def _emitters(root: Path) -> Path:
     here = root / "tools" / "emitters"
     if here.is_dir():
         return here
-    from specula.onboard.write import emitters_dir
-
     return emitters_dir() or here
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from specula.errors import InputError
 from specula.yamlfile import dump_yaml
 from specula.onboard.proposal import Proposal
+from specula.tasks import emitters_dir
 
 __all__ = ["write_task", "InitResult", "init_repo", "emitters_dir"]
 
@@ -40,13 +41,6 @@ class InitResult:
     def render(self) -> str:
         files = "\n".join(f"  {p}" for p in self.written)
         return f"{self.proposal.render()}\nwrote:\n{files}\nnext: specula model {self.task_file.parent}"
-
-
-def emitters_dir() -> Path | None:
-    """tools/emitters of this checkout (``$SPECULA_EMITTERS`` overrides), or None."""
-    env = os.environ.get("SPECULA_EMITTERS")
-    path = Path(env) if env else Path(__file__).resolve().parents[2] / "tools" / "emitters"
-    return path if path.is_dir() else None
 
 
 def _atomic_write(path: Path, text: str) -> None:
