@@ -128,6 +128,14 @@ class Task:
         return tuple(Path(p).resolve() for p in out)
 
     # -- traces
+    @property
+    def generator_dir(self) -> Path | None:
+        """A SysMoBench task's ``tla_eval/core/trace_generation/<task>/`` (its trace generator,
+        shipped runs and, for PGo tasks, the MPCal reference spec); None for other tasks."""
+        if self.kind != "sysmobench":
+            return None
+        return self.dir.parent.parent / "core" / "trace_generation" / self.dir.name
+
     def trace_files(self) -> list[Path]:
         """NDJSON traces of the task's own traces folder."""
         if self.traces_dir is None or not self.traces_dir.is_dir():

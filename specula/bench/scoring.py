@@ -56,7 +56,7 @@ def task_data(task: Task, mapping_path: Path | None = None, trace_paths: Sequenc
 
         task = with_overrides(task, traces=trace_paths)
     runs = [Path(p) for p in task.trace_paths() if is_tracelink_run(p)]
-    setup = pgo_setup(runs[0].parent, task.spec_module) if runs else None
+    setup = pgo_setup(runs[0].parent, task.spec_module, task) if runs else None
     if setup is not None:  # PGo: whole runs against the MPCal reference, not windows
         templates = load_templates(task.invariants) if task.invariants and task.invariants.is_file() else []
         return TaskData(windows=None, mapping=mapping, templates=templates, tracelink=(runs, setup))

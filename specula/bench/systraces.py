@@ -141,8 +141,7 @@ def recording_needs(task: "Task | str", *, which: Callable[[str], str | None] | 
     info: Mapping[str, Any] = task.repository if isinstance(task.repository, Mapping) else {}
     lang = (task.language or "").strip().lower()
     wanted: list[tuple[str, str]] = list(LANGUAGE_TOOLS.get(lang, ()))
-    root = task.dir.parent.parent.parent  # <root>/tla_eval/tasks/<task>
-    gen = root / "tla_eval" / "core" / "trace_generation" / task.dir.name
+    gen = task.generator_dir or task.dir.parent.parent / "core" / "trace_generation" / task.dir.name
     if gen.is_dir():
         for marker, command, purpose in _GENERATOR_MARKERS:
             if (gen / marker).is_file():

@@ -86,15 +86,25 @@ class PgoSetup:
     validate_cfg: Path | None
 
 
-def pgo_setup(traces_dir: Path | None, module: str) -> PgoSetup | None:
-    """The reference spec beside a SysMoBench PGo task's ``traces_found/`` (None if absent)."""
-    if traces_dir is None:
-        return None
-    ref = Path(traces_dir).parent / f"{module}.tla"
-    if not ref.is_file() or "--mpcal" not in ref.read_text(encoding="utf-8", errors="replace"):
-        return None
-    cfg = Path(traces_dir).parent / f"{module}Validate.cfg"
-    return PgoSetup(ref, cfg if cfg.is_file() else None)
+def pgo_setup(traces_dir: Path | None, module: str, task: Any = None) -> PgoSetup | None:
+    """The MPCal reference spec ``<module>.tla`` (with its ``<module>Validate.cfg``) of a SysMoBench
+    PGo task: beside the runs' folder (a task's ``traces_found/``), else in the task's own trace
+    generation folder (runs imported elsewhere, e.g. ``bench traces TASK --import ... --out DIR``).
+    None when neither has one."""
+    places: list[Path] = []
+    if traces_dir is not None:
+        places.append(Path(traces_dir).parent)
+    if task is not None:  # a specula.tasks.Task
+        if task.generator_dir is not None:
+            places.append(Path(task.generator_dir))
+        if task.traces_dir is not None:
+            places.append(Path(task.traces_dir).parent)
+    for place in places:
+        ref = place / f"{module}.tla"
+        if ref.is_file() and "--mpcal" in ref.read_text(encoding="utf-8", errors="replace"):
+            cfg = place / f"{module}Validate.cfg"
+            return PgoSetup(ref, cfg if cfg.is_file() else None)
+    return None
 
 
 def validation_cfg_text(setup: PgoSetup, runs: Sequence[Path], spec_defines_spec: bool = True) -> str:

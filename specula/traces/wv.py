@@ -3,7 +3,7 @@
 Such a module reads its windows file with ``ndJsonDeserialize``, picks one window by
 ``IOEnv.WINDOW_INDEX`` (``w``), instantiates the spec under test (``S == INSTANCE spec``),
 fixes the spec's variables in ``Init`` (observed ones from ``w.pre``, the others to chosen
-values), calls one action of the spec in ``Next`` and states in ``PostReached`` what the
+values, or free within a set: ``v \\in S``), calls one action of the spec in ``Next`` and states in ``PostReached`` what the
 post-state must show; TLC runs it once per window and a window passes when ``NeverPost``
 (``~PostReached``) is violated (docs/windows.md).
 
@@ -44,6 +44,8 @@ class WVModule:
     window_def: str  # w
     #: inner spec variable -> TLA+ text of its Init value (helper definitions inlined as LET)
     init: dict[str, str] = field(default_factory=dict)
+    #: inner spec variable -> TLA+ text of the set its Init value is chosen from (``v \in S``)
+    init_domain: dict[str, str] = field(default_factory=dict)
     #: inner spec variable -> ("eq", window post field) | ("len", window post field)
     post: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: action parameter -> TLA+ text of the message it takes (bound from a one-message set)
@@ -144,6 +146,9 @@ def read_wv(path: str | Path, search_path: tuple[str, ...] = ()) -> WVModule:
             var = conj.args[0].name
             if var in inner_vars:
                 mod.init[var] = inline(conj.args[1])
+        elif isinstance(conj, A.OpApp) and conj.name == "\\in" and isinstance(conj.args[0], A.Name):
+            if conj.args[0].name in inner_vars:  # an unobserved variable free within a set
+                mod.init_domain[conj.args[0].name] = inline(conj.args[1])
         elif conj is not None:
             mod.notes.append(f"Init conjunct not translated: {' '.join(_src(spec, conj).split())}")
     post = body("PostReached")
@@ -246,6 +251,8 @@ def wv_mapping(mods: list[WVModule]) -> dict[str, Any]:
                 vs[var] = {"per_node": True, "abstract": {"length": kind[1]}, "value": {"tla": _w(text, mod)}}
             else:
                 vs[var] = {"value": {"tla": _w(text, mod)}}
+        for var, text in mod.init_domain.items():
+            vs[var] = {"aux": True, "domain": _w(text, mod)}
         per[mod.action] = vs
         for formal, text in mod.message_params.items():
             inputs[mod.action] = _w(text, mod)

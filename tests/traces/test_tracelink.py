@@ -194,3 +194,30 @@ def test_a_read_yielding_a_chosen_value_checks_membership_instead_of_enumerating
     assert rp._macro(s, "stream", [], inside, "read", "Requests") == [s]
     assert rp._macro(s, "stream", [], outside, "read", "Requests") == []
     assert len(rp._memo) <= 2  # the set's 90,601 records were not each bound and evaluated
+
+
+def test_runs_imported_into_another_folder_find_the_reference_from_the_task(tmp_path, capsys):
+    """Issue 25: runs imported with `bench traces dqueue --import ... --out DIR` lie in DIR, away
+    from the reference; `eval --traces DIR` finds it in the task's trace_generation folder."""
+    root = _checkout(tmp_path / "sysmobench")
+    gen = root / "tla_eval" / "core" / "trace_generation" / "dqueue"
+    out = tmp_path / "imported"
+    assert main(["bench", "traces", "dqueue", "--sysmobench", str(root), "--import", str(gen / "traces_found"),
+                 "--out", str(out), "--json"]) == 0
+    capsys.readouterr()
+    shutil.rmtree(gen / "traces_found")  # the imported copy is all there is
+    spec_dir = tmp_path / "spec"
+    spec_dir.mkdir()
+    shutil.copy(REF, spec_dir / "dqueue.tla")
+    (spec_dir / "dqueue.cfg").write_text("CONSTANTS BUFFER_SIZE = 3 NUM_CONSUMERS = 2 PRODUCER = 0\n"
+                                         "CONSTANT defaultInitValue = defaultInitValue\nSPECIFICATION Spec\n")
+    args = ["--task", "dqueue", "--sysmobench", str(root), "--traces", str(out), "--check-seconds", "5", "--runs",
+            "1", "--phase", "conformance", "--json"]
+    main(["eval", str(spec_dir / "dqueue.tla"), *args])
+    conf = json.loads(capsys.readouterr().out)["phases"]["conformance"]
+    assert conf["score"] == 1.0 and conf["detail"]["runs_passed"] == 1, conf
+    mut = _mutant(tmp_path, "stream' = (stream + 1) % BUFFER_SIZE", "stream' = (stream + 2) % BUFFER_SIZE")
+    shutil.copy(spec_dir / "dqueue.cfg", mut.with_suffix(".cfg"))
+    main(["eval", str(mut), *args])
+    conf = json.loads(capsys.readouterr().out)["phases"]["conformance"]
+    assert conf["score"] == 0.0 and "label p2" in conf["summary"], conf

@@ -23,6 +23,8 @@ from specula.traces.wv import mapping_yaml, read_wv
 WV = Path(__file__).parent / "wv"
 MODULE = WV / "WV_HandleVote.tla"
 TLC_PASSED = [1, 4]
+RETRY = WV / "WV_Acquire.tla"  # an unobserved variable free within a set (`budget \\in 0..2`)
+RETRY_PASSED = [1, 4, 5]  # TLC: 2 fails on pc[t] = "trying", 3 on held = FALSE
 
 
 def test_module_run_per_window_with_diagnosis():
@@ -88,28 +90,78 @@ def _lit(v):
 
 
 @pytest.mark.slow
-def test_tlc_gives_the_same_verdicts(tmp_path):
+@pytest.mark.parametrize("module, spec, windows, expected", [
+    (MODULE, "Vote.tla", "windows_HandleVote.ndjson", TLC_PASSED),
+    (RETRY, "Retry.tla", "windows_Acquire.ndjson", RETRY_PASSED),
+])
+def test_tlc_gives_the_same_verdicts(tmp_path, module, spec, windows, expected):
     """TLC per window, the window inlined as a literal (TLC's CommunityModules are not installed)."""
     jar = os.environ.get("SPECULA_TLA2TOOLS")
     if not jar:
         pytest.skip("SPECULA_TLA2TOOLS not set")
-    text = MODULE.read_text()
+    text = module.read_text()
     text = text.replace("TLC, Json, IOUtils", "TLC")
     text = re.sub(r'AllWindows == ndJsonDeserialize\("[^"]+"\)\n', "", text)
     passed = []
-    for i, line in enumerate((WV / "windows_HandleVote.ndjson").read_text().splitlines(), 1):
+    for i, line in enumerate((WV / windows).read_text().splitlines(), 1):
         d = tmp_path / f"w{i}"
         d.mkdir()
-        shutil.copy(WV / "Vote.tla", d)
-        shutil.copy(WV / "WV_HandleVote.cfg", d)
-        (d / MODULE.name).write_text(text.replace("w == AllWindows[atoi(IOEnv.WINDOW_INDEX)]",
+        shutil.copy(WV / spec, d)
+        shutil.copy(module.with_suffix(".cfg"), d)
+        (d / module.name).write_text(text.replace("w == AllWindows[atoi(IOEnv.WINDOW_INDEX)]",
                                                   "w == " + _lit(json.loads(line))))
         r = subprocess.run(["java", "-cp", jar, "tlc2.TLC", "-deadlock", "-workers", "1", "-metadir",
-                            str(d / "meta"), "-config", "WV_HandleVote.cfg", MODULE.name],
+                            str(d / "meta"), "-config", module.with_suffix(".cfg").name, module.name],
                            cwd=d, capture_output=True, text=True, timeout=300)
         if r.returncode == 12:  # NeverPost violated: the window passes
             passed.append(i)
-    assert passed == TLC_PASSED
+    assert passed == expected
+
+
+def test_unobserved_variable_free_within_the_modules_set(tmp_path, capsys):
+    """WV_Acquire fixes the unobserved budget with `budget \\in 0..2` (Retry's TypeOK says Nat):
+    the module run and the derived mapping (budget: aux, domain 0..2) give TLC's verdicts; without
+    the domain the budget has no finite domain and no window could pass."""
+    res = validate_wv([RETRY])
+    assert [w.id for w in res.windows if w.ok] == RETRY_PASSED
+    mod = read_wv(RETRY)
+    assert mod.init_domain == {"budget": "0..2"} and not mod.notes
+    out, cfg = tmp_path / "m.yaml", tmp_path / "Retry.cfg"
+    assert main(["mapping", "from-wv", str(RETRY), "-o", str(out), "--cfg-out", str(cfg)]) == 0
+    capsys.readouterr()
+    m = parse_mapping(out.read_text(), str(out))
+    assert m.variables["budget"].aux and m.variables["budget"].domain == "0..2"
+    res = validate_files(WV / "Retry.tla", cfg, [WV / "windows_Acquire.ndjson"], mapping=m)
+    assert [w.id for w in res.windows if w.ok] == RETRY_PASSED, res.summary()
+
+
+def test_sysmobench_spin_example(tmp_path, capsys):
+    """SysMoBench's wv-eval spin example (ai_spec_1, AcquireLock), run unchanged and through the
+    derived mapping: TLC's figure is 123/210. Needs a copy of SysMoBench's
+    tla_eval/skills/wv-eval/examples folder in SPECULA_SYSMOBENCH_EXAMPLES."""
+    root = os.environ.get("SPECULA_SYSMOBENCH_EXAMPLES")
+    if not root:
+        pytest.skip("SPECULA_SYSMOBENCH_EXAMPLES not set (SysMoBench's tla_eval/skills/wv-eval/examples)")
+    src = Path(root) / "spin" / "ai_spec_1"
+    if not (src / "WV_AcquireLock.tla").is_file():
+        pytest.skip(f"no spin/ai_spec_1/WV_AcquireLock.tla under {root}")
+    d = tmp_path / "ai_spec_1"
+    shutil.copytree(src, d)
+    if not (d / "WV_AcquireLock.cfg").is_file():  # SysMoBench's run_wv.py names one it does not ship
+        (d / "WV_AcquireLock.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT NeverPost\n"
+                                              "CONSTANT Threads = {1, 2, 3}\n")
+    assert main(["validate", str(d / "WV_AcquireLock.tla"), "--json"]) == 1
+    got = json.loads(capsys.readouterr().out)
+    assert (got["windows_total"], got["windows_passed"]) == (210, 123)
+    out, cfg = tmp_path / "m.yaml", tmp_path / "spin.cfg"
+    assert main(["mapping", "from-wv", str(d / "WV_AcquireLock.tla"), "-o", str(out), "--cfg-out", str(cfg)]) == 0
+    capsys.readouterr()
+    assert "not translated" not in out.read_text()
+    assert main(["validate", str(d / "spin.tla"), "-c", str(cfg), "-m", str(out), "-w",
+                 str(d / "windows_AcquireLock.ndjson"), "--json"]) == 1
+    via = json.loads(capsys.readouterr().out)
+    assert (via["windows_total"], via["windows_passed"]) == (210, 123)
+    assert sorted(w["id"] for w in via["windows"]) == sorted(w["id"] for w in got["windows"])
 
 
 def test_relaxations_listed_and_refused_by_strict(tmp_path, capsys):
