@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from specula.bench.pycov import SCHEMA, _is_harness
+from specula.bench.pycov import SCHEMA, is_harness
 from specula.errors import HarnessError
 
 __all__ = ["CoverageBuild", "coverage_build", "COUNTS_ENV"]
@@ -129,7 +129,7 @@ def _system_sources(argv: list[str], system: Path, suffixes: tuple[str, ...]) ->
         if arg.startswith("-") or not arg.endswith(suffixes):
             continue
         rel = _relative(system / arg, system)
-        if rel is not None and not _is_harness(rel):
+        if rel is not None and not is_harness(rel):
             out.append(rel)
     return out
 
@@ -137,7 +137,7 @@ def _system_sources(argv: list[str], system: Path, suffixes: tuple[str, ...]) ->
 def _headers(system: Path) -> list[str]:
     """The system's own headers (inline functions in them are counted where gcov reports them)."""
     return [p.relative_to(system).as_posix() for p in sorted(system.rglob("*.h"))
-            if not _is_harness(p.relative_to(system).as_posix())]
+            if not is_harness(p.relative_to(system).as_posix())]
 
 
 def coverage_build(build: list[list[str]], system: Path, build_dir: Path,

@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["branch_points", "BranchPoint", "merge", "main"]
+__all__ = ["branch_points", "BranchPoint", "merge", "main", "is_harness"]
 
 SCHEMA = "specula.impl-coverage/1"
 
@@ -33,7 +33,9 @@ class BranchPoint:
     target: int  # first line of the arm (0 = implicit fall-through)
 
 
-def _is_harness(rel: str) -> bool:
+def is_harness(rel: str) -> bool:
+    """A harness or test file (not the system's code): a name containing "harness" or starting
+    with "test", or a path under a test folder."""
     name = rel.rsplit("/", 1)[-1].lower()
     return "harness" in name or name.startswith("test") or "/test" in rel.lower()
 
@@ -65,7 +67,7 @@ def _report(root: Path, hits: dict[str, dict[int, int]]) -> dict:
     missing: dict[str, list[int]] = {}
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root).as_posix()
-        if _is_harness(rel) or any(part.startswith(".") or part == "__pycache__" for part in path.parts):
+        if is_harness(rel) or any(part.startswith(".") or part == "__pycache__" for part in path.parts):
             continue
         h = hits.get(str(path.resolve()), {})
         for p in branch_points(path, rel):
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         ok = wanted.get(fn)
         if ok is None:
             real = os.path.realpath(fn)
-            ok = wanted[fn] = real.startswith(prefix) and not _is_harness(os.path.relpath(real, root))
+            ok = wanted[fn] = real.startswith(prefix) and not is_harness(os.path.relpath(real, root))
         return local if ok else None
 
     sys.argv = rest
