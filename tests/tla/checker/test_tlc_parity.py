@@ -130,6 +130,7 @@ PRODUCT_ORDER = {
     "Ord10": ('<<"a", <<1, 0>>>>', (4, 4)),
     "Ord11": ('<<2, "a">>', None),
     "Ord12": ("<<4, 3>>", (3, 3)),
+    "Ord13": ('<<{1}, "b">>', None),  # CHOOSE over a product: the first in TLC's normalized order
 }
 
 
