@@ -125,10 +125,10 @@ def local_tlc(tla: Path, cfg: Path) -> tuple[str, str] | None:
 
 def run(examples: Path, only: str | None, timeout: float, out_json: Path | None, library: str = "",
         rerun: set[str] | None = None, previous: list[Row] | None = None,
-        max_distinct: int | None = None) -> list[Row]:
+        max_distinct: int | None = None, start: int = 0) -> list[Row]:
     rows: list[Row] = []
     kept = {r.model: r for r in previous or []}
-    for tla, cfg, md in models(examples, only, max_distinct):
+    for tla, cfg, md in models(examples, only, max_distinct)[start:]:
         rel = str(cfg.relative_to(examples / "specifications"))
         if rerun is not None and rel not in rerun and rel in kept:
             rows.append(kept[rel])
@@ -180,6 +180,8 @@ def main() -> None:
     ap.add_argument("--library", default="", help="extra modules folder (specula's library has the community modules)")
     ap.add_argument("--max-distinct", type=int, default=None,
                     help="select the models with at most this many distinct states (TLC's recorded count)")
+    ap.add_argument("--start", type=int, default=0,
+                    help="skip the first START models of the selection (continue an interrupted run)")
     ap.add_argument("--rerun", type=Path, default=None,
                     help="a previous --json: keep its agreeing rows, run the others again")
     a = ap.parse_args()
@@ -188,7 +190,7 @@ def main() -> None:
         previous = [Row(**r) for r in json.loads(a.rerun.read_text())]
         rerun = {r.model for r in previous if r.status != "agree"
                  and not (r.status == "liveness" and r.verdict != "limit")}
-    run(a.examples, a.only, a.timeout, a.json, a.library, rerun, previous, a.max_distinct)
+    run(a.examples, a.only, a.timeout, a.json, a.library, rerun, previous, a.max_distinct, a.start)
 
 
 if __name__ == "__main__":
