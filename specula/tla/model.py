@@ -611,7 +611,7 @@ class Model:
 class _DynDomain:
     """The domain of a split ``\\E`` that depends on the state (evaluated per state)."""
 
-    __slots__ = ("dfn", "span", "name", "state_free", "slots", "memo", "memo_order")
+    __slots__ = ("dfn", "span", "name", "state_free", "slots", "memo", "memo_order", "by_id")
 
     def __init__(self, dfn: Callable, span: Any, name: str, state_free: bool = False,
                  slots: tuple[int, ...] = ()) -> None:
@@ -621,20 +621,35 @@ class _DynDomain:
         self.slots = slots
         self.memo: dict | None = {} if state_free and slots else None
         self.memo_order: Any = None  # the string order the memo was filled under (TLC's order)
+        # a domain read from the state (``m \\in msgs``): its order remembered per set object
+        # (stored states share equal values, so a set recurs as the same object)
+        self.by_id: dict[int, tuple[Any, list]] = {}
 
     def values(self, s: Any, n: Any, e: list) -> list:
         memo = self.memo
-        if memo is not None:
-            order = current_string_order()
-            if order is not self.memo_order:
+        order = current_string_order()
+        if order is not self.memo_order:
+            if memo is not None:
                 memo.clear()
-                self.memo_order = order
+            self.by_id.clear()
+            self.memo_order = order
+        if memo is not None:
             key = tuple([e[k] for k in self.slots])
             hit = memo.get(key)
             if hit is not None:
                 return hit
         try:
-            vals = quick_order(enumerate_set(self.dfn(s, n, e)))
+            dom = self.dfn(s, n, e)
+            if memo is None and dom.__class__ is frozenset:
+                got = self.by_id.get(id(dom))
+                if got is not None and got[0] is dom:
+                    return got[1]
+                vals = quick_order(dom)
+                if len(self.by_id) >= 100_000:
+                    self.by_id.clear()
+                self.by_id[id(dom)] = (dom, vals)
+                return vals
+            vals = quick_order(enumerate_set(dom))
         except ValueFault as exc:
             raise EvalError(str(exc), self.span) from None
         if memo is not None and len(memo) < 10_000:

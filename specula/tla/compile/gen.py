@@ -536,8 +536,8 @@ class Generator:
             if len(args) != 2:
                 return None
             (a, da, sa), (b, db, sb) = self.sub(args[0], env), self.sub(args[1], env)
-            ta = a if is_boolish(args[0]) else f"_truth({a}, 'the left side of =>')"
-            tb = b if is_boolish(args[1]) else f"_truth({b}, 'the right side of =>')"
+            ta = a if is_boolish(args[0]) else self.truth(a, 'the left side of =>')
+            tb = b if is_boolish(args[1]) else self.truth(b, 'the right side of =>')
             return f"(not {ta} or {tb})", da | db, 1 + sa + sb
         op = operator(name, len(args))
         if op is None:
@@ -618,25 +618,36 @@ class Generator:
         cmp = "!=" if negate else "=="
         return f"({ta} {cmp} {tb} if {ca} is {cb} else {strict}({ta}, {tb}))"
 
+    def truth(self, src: str, what: str = "a condition") -> str:
+        """Source testing that ``src`` is a boolean (``_truth``), inline outside comprehensions."""
+        if self.in_iterable or self.in_comp:
+            return f"_truth({src}, {what!r})"
+        if _ATOM.match(src):
+            t, bind = src, src
+        else:
+            t = self._walrus_tmp()
+            bind = f"({t} := {src})"
+        return f"({bind} is True or ({t} is not False and _truth({t}, {what!r})))"
+
     def _walrus_tmp(self) -> str:
         self.ntmp += 1
         return f"_t{self.ntmp}"
 
     def _and(self, node: A.And, env: "Env") -> tuple:
         parts = [self.sub(a, env) for a in node.args]
-        src = "(" + " and ".join(f"_truth({p[0]}, 'a conjunct')" if not is_boolish(a) else p[0]
+        src = "(" + " and ".join(self.truth(p[0], 'a conjunct') if not is_boolish(a) else p[0]
                                  for p, a in zip(parts, node.args)) + ")"
         return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
 
     def _or(self, node: A.Or, env: "Env") -> tuple:
         parts = [self.sub(a, env) for a in node.args]
-        src = "(" + " or ".join(f"_truth({p[0]}, 'a disjunct')" if not is_boolish(a) else p[0]
+        src = "(" + " or ".join(self.truth(p[0], 'a disjunct') if not is_boolish(a) else p[0]
                                 for p, a in zip(parts, node.args)) + ")"
         return src, set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
 
     def _if(self, node: A.If, env: "Env") -> tuple:
         c, t, f = self.sub(node.cond, env), self.sub(node.then, env), self.sub(node.else_, env)
-        test = c[0] if is_boolish(node.cond) else f"_truth({c[0]}, 'the IF condition')"
+        test = c[0] if is_boolish(node.cond) else self.truth(c[0], 'the IF condition')
         return (f"({t[0]} if {test} else {f[0]})", c[1] | t[1] | f[1], 1 + c[2] + t[2] + f[2])
 
     def _funcapp(self, node: A.FuncApp, env: "Env") -> tuple:

@@ -168,7 +168,7 @@ class ActionGenerator:
             return lines + self.act(node.body, cur, assigned, k, ind + len(loops))
         if isinstance(node, A.If):
             cond = self.expr(node.cond, env)
-            return ([f"{pad}if _truth({cond}):"] + (self.act(node.then, env, assigned, k, ind + 1) or [pad + "    pass"])
+            return ([f"{pad}if {self.g.truth(cond)}:"] + (self.act(node.then, env, assigned, k, ind + 1) or [pad + "    pass"])
                     + [f"{pad}else:"] + (self.act(node.else_, env, assigned, k, ind + 1) or [pad + "    pass"]))
         if isinstance(node, A.Case):
             lines = []
@@ -226,7 +226,7 @@ class ActionGenerator:
         if not c.may_branch(node, env):
             test = self.expr(node, env)
             if not is_boolish(node):
-                test = f"_truth({test})"
+                test = self.g.truth(test)
             return [f"{pad}{var} = 1 if {test} else 0"]
         if isinstance(node, (A.And, A.Or)):
             t = self._tmp()
@@ -265,7 +265,7 @@ class ActionGenerator:
                 lines += [f"{inner_pad}{var} += {t}"]
             return lines
         if isinstance(node, A.If):
-            return ([f"{pad}if _truth({self.expr(node.cond, env)}):"] + self._count(node.then, env, var, ind + 1)
+            return ([f"{pad}if {self.g.truth(self.expr(node.cond, env))}:"] + self._count(node.then, env, var, ind + 1)
                     + [f"{pad}else:"] + self._count(node.else_, env, var, ind + 1))
         if isinstance(node, A.Case):
             lines = []
@@ -305,7 +305,7 @@ class ActionGenerator:
                 raise _Abort
             if not args and c.constant_level(node, env):
                 test = self.expr(node, env)
-                return [f"{pad}{var} = 1 if _truth({test}) else 0"]
+                return [f"{pad}{var} = 1 if {self.g.truth(test)} else 0"]
             benv, lazy = self._op_env(op, args, env)
             return [f"{pad}e[{sl}] = _U" for sl in lazy] + self._count(op.body, benv, var, ind)
         raise _Abort
@@ -330,7 +330,7 @@ class ActionGenerator:
     def _count_guard(self, node: Any, env: "Env", var: str, ind: int) -> list[str]:
         test = self.expr(node, env)
         if not is_boolish(node):
-            test = f"_truth({test})"
+            test = self.g.truth(test)
         return [f"{'    ' * ind}{var} = 1 if {test} else 0"]
 
     def _chain(self, args: list, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
@@ -344,7 +344,7 @@ class ActionGenerator:
             raise _Abort
         src = self.expr(node, env)
         pad = "    " * ind
-        test = src if is_boolish(node) else f"_truth({src})"
+        test = src if is_boolish(node) else self.g.truth(src)
         return [f"{pad}if {test}:"] + (k(assigned, ind + 1) or [pad + "    pass"])
 
     def _inline(self, op: Any, args: tuple, env: "Env", assigned: frozenset, k: Callable, ind: int,
