@@ -33,6 +33,7 @@ from specula.tla.values import (
     is_set,
     make_fn,
     tla_eq,
+    tla_eq_op,
     to_frozenset,
     type_name,
 )
@@ -169,13 +170,13 @@ def _equiv(x: Any, y: Any) -> bool:
 def _eq(x: Any, y: Any) -> bool:
     if x.__class__ is y.__class__:
         return x == y
-    return tla_eq(x, y)
+    return tla_eq_op(x, y)
 
 
 def _neq(x: Any, y: Any) -> bool:
     if x.__class__ is y.__class__:
         return x != y
-    return not tla_eq(x, y)
+    return not tla_eq_op(x, y)
 
 
 # ----------------------------------------------------------------------------- sets

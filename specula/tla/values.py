@@ -54,6 +54,7 @@ __all__ = [
     "make_fn",
     "make_record",
     "tla_eq",
+    "tla_eq_op",
     "sort_key",
     "ordered",
     "quick_order",
@@ -850,8 +851,26 @@ def quick_order(s: Iterable[Any]) -> Any:
     return ordered(s)
 
 
+def _eq_kind(v: Any) -> int:
+    c = v.__class__
+    if c is bool:
+        return 0
+    if c is int:
+        return 1
+    if c is str:
+        return 2
+    if c is ModelValue:
+        return 3
+    if c is tuple or c is Fn or isinstance(v, LazyFn):
+        return 4
+    if c is frozenset or isinstance(v, LazySet):
+        return 5
+    return 6
+
+
 def tla_eq(a: Any, b: Any) -> bool:
-    """TLA+ equality: booleans never equal integers; structural otherwise."""
+    """Equality of two values as a comparison (never an error): booleans never equal integers,
+    values of different kinds differ; structural otherwise. TLA+'s ``=`` is :func:`tla_eq_op`."""
     if a.__class__ is not b.__class__:
         ca, cb = a.__class__, b.__class__
         if ca is bool or cb is bool:
@@ -862,6 +881,18 @@ def tla_eq(a: Any, b: Any) -> bool:
     # containers: structural (a bool nested where an int is expected cannot occur in a spec TLC
     # accepts: TLC reports comparing a boolean with an integer as an error)
     return a == b
+
+
+def tla_eq_op(a: Any, b: Any) -> bool:
+    """TLA+'s ``=`` as TLC evaluates it: values of different kinds (a boolean and an integer, a
+    string and a set, a record and an integer, ...) are an error ("Attempted to check equality
+    of ..."); a model value differs from every other value."""
+    if a.__class__ is not b.__class__:
+        ka, kb = _eq_kind(a), _eq_kind(b)
+        if ka != kb and 3 not in (ka, kb) and 6 not in (ka, kb):
+            raise ValueFault(f"Attempted to check equality of {type_name(a)} {format_value(a)} with "
+                             f"{type_name(b)} {format_value(b)}")
+    return tla_eq(a, b)
 
 
 def type_name(v: Any) -> str:

@@ -602,10 +602,16 @@ class Generator:
         does first), the strict operator for the rest."""
         a, b = srcs
         for x, y in ((a, b), (b, a)):
-            if _GUARD_FREE.match(y):
-                return f"({x} is not {y})" if negate else f"({x} is {y})"
-            if _LIT.match(y) and y not in ("0", "1", "-0"):
-                return f"({a} != {b})" if negate else f"({a} == {b})"
+            # against a literal: the inline test under a guard of the literal's class (a value of
+            # another kind is TLC's equality error, from the strict operator)
+            lit_cls = "bool" if _GUARD_FREE.match(y) else (
+                ("str" if y.startswith("'") else "int") if _LIT.match(y) and y not in ("0", "1", "-0") else None)
+            if lit_cls is not None:
+                tx = x if _ATOM.match(x) else None
+                cx = f"({tx}).__class__" if tx is not None else f"({(tx := self._walrus_tmp())} := {x}).__class__"
+                cmp = ("is not" if negate else "is") if lit_cls == "bool" else ("!=" if negate else "==")
+                args = f"{tx}, {y}" if x is a else f"{y}, {tx}"
+                return f"({tx} {cmp} {y} if {cx} is {lit_cls} else {strict}({args}))"
         if (self.in_iterable or self.in_comp) and not ((_ATOM.match(a) or _LIT.match(a) or a == "()")
                                      and (_ATOM.match(b) or _LIT.match(b) or b == "()")):
             return f"{strict}({a}, {b})"
