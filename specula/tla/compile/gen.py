@@ -596,22 +596,17 @@ class Generator:
         return f"({op.fast.format(*used)} if {test} else {strict}({', '.join(used)}))"
 
     def _equality(self, negate: bool, srcs: list[str], strict: str) -> str:
-        """``a = b``: Python's ``==`` when one side is a literal it cannot confuse (a string, an
-        integer other than 0 and 1, which Python takes for FALSE and TRUE); ``is`` for TRUE/FALSE;
-        otherwise ``==`` inline when both operands have the same class (what the strict ``=``
-        does first), the strict operator for the rest."""
+        """``a = b``: against a literal (a string, an integer other than 0 and 1, TRUE/FALSE),
+        ``==``/``is`` under a guard of the literal's class (another kind is TLC's error: the strict
+        operator); otherwise ``==`` inline when both operands have the same class, else strict."""
         a, b = srcs
         for x, y in ((a, b), (b, a)):
-            # against a literal: the inline test under a guard of the literal's class (a value of
-            # another kind is TLC's equality error, from the strict operator)
-            lit_cls = "bool" if _GUARD_FREE.match(y) else (
-                ("str" if y.startswith("'") else "int") if _LIT.match(y) and y not in ("0", "1", "-0") else None)
-            if lit_cls is not None:
-                tx = x if _ATOM.match(x) else None
-                cx = f"({tx}).__class__" if tx is not None else f"({(tx := self._walrus_tmp())} := {x}).__class__"
-                cmp = ("is not" if negate else "is") if lit_cls == "bool" else ("!=" if negate else "==")
-                args = f"{tx}, {y}" if x is a else f"{y}, {tx}"
-                return f"({tx} {cmp} {y} if {cx} is {lit_cls} else {strict}({args}))"
+            cls = "bool" if _GUARD_FREE.match(y) else ("str" if y[:1] == "'" else "int") \
+                if _LIT.match(y) and y not in ("0", "1", "-0") else None
+            if cls is not None and (_ATOM.match(x) or not (self.in_iterable or self.in_comp)):
+                t, cx = (x, f"{x}.__class__") if _ATOM.match(x) else (t := self._walrus_tmp(), f"({t} := {x}).__class__")
+                cmp = ("is not" if negate else "is") if cls == "bool" else ("!=" if negate else "==")
+                return f"({t} {cmp} {y} if {cx} is {cls} else {strict}({t + ', ' + y if x is a else y + ', ' + t}))"
         if (self.in_iterable or self.in_comp) and not ((_ATOM.match(a) or _LIT.match(a) or a == "()")
                                      and (_ATOM.match(b) or _LIT.match(b) or b == "()")):
             return f"{strict}({a}, {b})"
