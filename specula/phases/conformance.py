@@ -380,27 +380,16 @@ def validate_windows(
                     cause = Cause(name, kind, msg if kind == "bind" else f"the spec has no action {name} in Next")
                     hit = (name, False, cause, None, (), ())
                 else:
-                    if strict and b.relaxations:
-                        hit = (b.action, False, _relaxed_cause(b.action, b.relaxations), None,
-                               tuple(dict.fromkeys(b.choices)), b.relaxations)
-                        verdicts[key] = hit
-                        action, ok, cause, params, chosen, rel = hit
-                        for c in chosen:
-                            choices[c] += 1
-                        for r in rel:
-                            relaxed[r] += 1
-                        _record(rows, causes, results, w, action, ok, cause, params)
-                        if watch is not None and watch.tick(len(results)):
-                            stopped = "max_memory"
-                            break
-                        continue
-                    checked += 1
-                    try:
-                        ok, cause, params = _check(model, b, binder, domains)
-                    except Exception as exc:  # noqa: BLE001 - one window's failure is its own result
-                        ok, params = False, None
-                        cause = Cause(b.action, "error", f"internal error while checking this window: "
-                                      f"{type(exc).__name__}: {exc}")
+                    if strict and b.relaxations:  # refused, not checked
+                        ok, cause, params = False, _relaxed_cause(b.action, b.relaxations), None
+                    else:
+                        checked += 1
+                        try:
+                            ok, cause, params = _check(model, b, binder, domains)
+                        except Exception as exc:  # noqa: BLE001 - one window's failure is its own result
+                            ok, params = False, None
+                            cause = Cause(b.action, "error", f"internal error while checking this window: "
+                                          f"{type(exc).__name__}: {exc}")
                     hit = (b.action, ok, cause, params, tuple(dict.fromkeys(b.choices)), b.relaxations)
                 verdicts[key] = hit
             action, ok, cause, params, chosen, rel = hit
