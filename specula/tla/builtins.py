@@ -13,6 +13,7 @@ import itertools
 import random
 import sys
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable
 
 from specula.errors import EvalError
@@ -312,6 +313,11 @@ def _mk(name: str, arity: int, fn: Callable | None = None, op_params: tuple = ()
     return Native(name, arity, fn, frozenset(op_params), impure, special)
 
 
+# TLCGet("-Dname"): the Java system properties TLC would be run with for what specula implements
+# (action composition \cdot is always on); any other name reads as TLC's default, "-Dname" itself
+JAVA_PROPERTIES = MappingProxyType({"tlc2.tool.impl.Tool.cdot": "true"})
+
+
 def _tlcget_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
     f, deps = c.expr(args[0], env)
     rt = c.runtime
@@ -331,6 +337,8 @@ def _tlcget_special(c: "Compiler", args: tuple, env: "Env", span: Any) -> tuple:
                                        "seed": "0", "fingerprint": "0", "worker": 1}.items()))
         if k in regs:
             return regs[k]
+        if k.__class__ is str and k.startswith("-D"):  # a Java system property of TLC's JVM
+            return JAVA_PROPERTIES.get(k[2:], k)
         raise EvalError(f"TLCGet({format_value(k)}): no such register", span)
 
     return tlcget, deps | {"I"}

@@ -226,7 +226,10 @@ def _check(
             if limits.live_first is not None:
                 search.live_due = t0 + limits.live_first
     try:
-        search.run()
+        try:
+            search.run()
+        finally:
+            search.composed_end = search.composed()
     except _LiveFound as found:
         _apply_outcomes(result, found.outcomes, partial=True)
     except _Found as found:
@@ -275,7 +278,7 @@ def _check(
             pr.status = "not checked"
             pr.detail = pr.detail or "search did not complete"
     result.distinct = search.distinct
-    result.generated = search.generated
+    result.generated = search.generated + search.composed()
     # stopped while generating the next level: TLC counts that level in the depth
     result.depth = search.depth + (1 if search._next else 0)
     result.queue_left = search.queue_left
@@ -585,10 +588,20 @@ class _Search:
         self.live_checks = 0
         # TLCExt!Trace / TLCGet("level"): the runtime is told which state is being explored
         self.runtime = getattr(model, "runtime", None)
+        self.composed0 = self.runtime.composed[0] if self.runtime is not None else 0
+        self.composed_end: int | None = None
         if self.runtime is not None:
             self.runtime.path_of = self.path_states
             if self.runtime.uses_trace and key is not identity:
                 self.keep_states = []  # the paths are read from them (no replay inside a step)
+
+    def composed(self) -> int:
+        """The intermediate states of action compositions (A \\cdot B) the search generated
+        (not those of an error trace's reconstruction)."""
+        if self.composed_end is not None:
+            return self.composed_end
+        rt = self.runtime
+        return rt.composed[0] - self.composed0 if rt is not None else 0
 
     def record_graph(self) -> None:
         self.record = True
@@ -685,6 +698,7 @@ class _Search:
         esrc, edst, eact = self.esrc, self.edst, self.eact
         keep_states = self.keep_states
         generated = self.generated
+        composed = self.runtime.composed if self.runtime is not None else [0, 0]
         intern = getattr(model, "intern_state", identity)  # optional in the model protocol
         try:
             while level_states:
@@ -703,6 +717,7 @@ class _Search:
                     if explore is not None:
                         explore(st, pidx, self.depth)
                     deadlocked = True
+                    cmark = composed[0]
                     try:
                         for ai, succ in model.next_states(st):
                             deadlocked = False
@@ -779,7 +794,9 @@ class _Search:
                         raise _Found("error", str(exc), None, pidx, extra, exc.span) from None
                     if record:
                         self.queue_at.append(n_level - pos - 1 + len(next_states))
-                    if deadlocked and check_deadlock:
+                    # TLC: a deadlock is a state without generated states, the intermediate
+                    # states of action compositions included
+                    if deadlocked and check_deadlock and composed[0] == cmark:
                         self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states))
                         raise _Found("deadlock", "Deadlock reached.", None, pidx, [])
                     if max_states is not None and len(keys) >= max_states:

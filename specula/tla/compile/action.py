@@ -278,6 +278,8 @@ class ActionCompiler:
                 return self._a_guard(node, env, k)
             if name == "UNCHANGED":
                 return self._a_unchanged(node.args[0], env, k, node)
+            if name == "\\cdot" and len(node.args) == 2:
+                return self._a_cdot(node, env, k)
             if name == "=>" and len(node.args) == 2:
                 c, _ = self.c.expr(node.args[0], env)
                 then = self.action(node.args[1], env, k)
@@ -343,6 +345,56 @@ class ActionCompiler:
             body(s, n, e)
 
         return inl
+
+    def _a_cdot(self, node: A.OpApp, env: Env, k: Callable) -> Callable:
+        """``A \\cdot B`` (action composition), as TLC with ``-Dtlc2.tool.impl.Tool.cdot=true``:
+        every state t that A leads to from s, then every way B leads from t; s's successors are
+        B's. The primed variables already assigned when the composition starts keep s's values
+        in t (TLC's ``s0.copyWith(s1)``). Each t of a composition that is not inside another one
+        counts as a generated state, as in TLC (whose nested compositions count theirs nowhere)."""
+        nv = len(self.c.var_index)
+        var_names = self.c.var_names
+        # s of the composition; A's states; the nesting depth of compositions around it
+        ks, kl, kd = self.c.new_slot(), self.c.new_slot(), self.c.new_slot()
+        composed = self.c.runtime.composed
+        span = node.span
+
+        def middle(s: Any, t: Any, e: list) -> None:
+            for i in range(nv):
+                if t[i] is UNSET:
+                    raise EvalError(f"the left side of \\cdot does not assign a value to variable {var_names[i]}'",
+                                    span)
+            e[kl].append(tuple(t))
+
+        def after(t: Any, u: Any, e: list) -> None:
+            depth = composed[1]
+            composed[1] = e[kd]  # the rest of the action is outside this composition
+            try:
+                k(e[ks], u, e)
+            finally:
+                composed[1] = depth
+
+        run_a = self.action(node.args[0], env, middle)
+        run_b = self.action(node.args[1], env, after)
+
+        def cdot(s: Any, n: Any, e: list) -> None:
+            saved = e[ks], e[kl], e[kd]
+            ts: list = []
+            e[kl] = ts
+            depth = e[kd] = composed[1]
+            composed[1] = depth + 1
+            try:
+                run_a(s, [s[i] if n[i] is not UNSET else UNSET for i in range(nv)], e)
+                if depth == 0:
+                    composed[0] += len(ts)
+                e[ks] = s
+                for t in ts:
+                    run_b(t, list(n), e)
+            finally:
+                composed[1] = depth
+                e[ks], e[kl], e[kd] = saved
+
+        return cdot
 
     def _a_assign(self, i: int, rhs: Any, env: Env, k: Callable, node: Any) -> Callable:
         v, _ = self.c.expr(rhs, env)

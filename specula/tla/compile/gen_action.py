@@ -382,6 +382,8 @@ class ActionGenerator:
                         return [f"{pad}if _in(n[{i}], {rhs}):"] + (k(assigned, ind + 1) or [pad + "    pass"])
                     return [f"{pad}for n[{i}] in _qo({rhs}):"] + (k(assigned | {i}, ind + 1) or [pad + "    pass"])
                 return self._guard(node, env, assigned, k, ind)
+            if name == "\\cdot":
+                raise _Abort  # action composition: the closures
             if name == "UNCHANGED":
                 vs = c.unchanged_vars(node.args[0], env)
                 if vs is None:

@@ -43,6 +43,9 @@ class TLCRuntime:
     # the field _action there); None: the variables only
     record_of: Callable[[int, tuple], Any] | None = None
     uses_trace: bool = False  # a compiled expression reads Trace: the search keeps its states
+    # [the intermediate states of A \cdot B while successors were generated (TLC counts those of
+    # compositions not nested in another as generated states), the current nesting depth]
+    composed: list[int] = field(default_factory=lambda: [0, 0])
     _trace_cache: tuple = (None, -1, ())
 
     def explore(self, state: Any, at: int, level: int) -> None:
