@@ -17,7 +17,7 @@ from specula.errors import EvalError, SpecError
 from specula.tla import ast as A
 from specula.tla.protocol import ActionInfo
 from specula.tla.step import check_step
-from specula.tla.compile import PRIME, UNSET, CompileError, Compiler, Env, OpVal, Unassigned
+from specula.tla.compile import IMPURE, PRIME, STATE, UNSET, CompileError, Compiler, Env, OpVal, Unassigned
 from specula.tla.compile.gen_action import ActionGenerator
 from specula.tla.syntax import parse_module
 from specula.tla.values import (
@@ -458,23 +458,34 @@ class Model:
 
         flatten(node, self.env)
         whole = self.compile_state_predicate(name_or_expr)
-        parts: list[tuple[Callable, tuple[int, ...] | None]] = []
+        e = c.frame
+        # (kind, fn, variable index or indices, cache): kind 0 evaluates the conjunct, 1 remembers
+        # the values of its one variable it holds for (by identity: the checker interns stored
+        # states, so an unchanged or recurring value is the same object), 2 the same for a tuple
+        # of variables, 3 is ``\A x \in S : P(x)`` with P reading no variable: the elements of S
+        # P holds for are remembered (TypeOK's ``\A m \in msgs : m \in Messages``: a new set of
+        # messages shares all but one of its elements with the old one)
+        plan: list[tuple[int, Callable, Any, dict]] = []
         for n, env in conjuncts:
+            each = self._each_conjunct(n, env)
+            if each is not None:
+                plan.append((3, each[0], each, {}))
+                continue
             fn, _ = c.expr(n, env)
             vs = c.state_vars(n, env)
-            parts.append((fn, tuple(sorted(vs)) if vs and len(vs) <= 4 else None))
-        if all(ix is None for _, ix in parts):
+            ix = tuple(sorted(vs)) if vs and len(vs) <= 4 else None
+            if ix is None:
+                plan.append((0, fn, None, {}))
+            else:
+                plan.append((1, fn, ix[0], {}) if len(ix) == 1 else (2, fn, ix, {}))
+        if all(p[0] == 0 for p in plan):
             return whole
-        e = c.frame
-        # (fn, variable index or -1, variable indices of a multi-variable conjunct, its cache)
-        plan = [(fn, ix[0] if ix is not None and len(ix) == 1 else -1,
-                 ix if ix is not None and len(ix) > 1 else None, {}) for fn, ix in parts]
 
         def pred(state: State) -> bool:
             try:
-                for fn, i, ix, cache in plan:
-                    if i >= 0:
-                        v = state[i]
+                for kind, fn, ix, cache in plan:
+                    if kind == 1:
+                        v = state[ix]
                         ent = cache.get(id(v))
                         if ent is not None and ent is v:
                             continue
@@ -484,7 +495,7 @@ class Model:
                                 cache.clear()
                             cache[id(v)] = v
                             continue
-                    elif ix is not None:
+                    elif kind == 2:
                         vals = tuple([state[j] for j in ix])
                         k = tuple(map(id, vals))
                         ent = cache.get(k)
@@ -496,6 +507,24 @@ class Model:
                                 cache.clear()
                             cache[k] = vals
                             continue
+                    elif kind == 3:
+                        _, dfn, body, slot, rest = ix
+                        dom = dfn(state, None, e)
+                        if dom.__class__ is not frozenset:
+                            return whole(state)
+                        for x in dom:
+                            ent = cache.get(id(x))
+                            if ent is not None and ent is x:
+                                continue
+                            for j in rest:
+                                e[j] = UNSET
+                            e[slot] = x
+                            if body(state, None, e) is not True:
+                                return whole(state)
+                            if len(cache) > 1_000_000:
+                                cache.clear()
+                            cache[id(x)] = x
+                        continue
                     else:
                         r = fn(state, None, e)
                         if r is True:
@@ -508,6 +537,31 @@ class Model:
             return True
 
         return pred
+
+    def _each_conjunct(self, n: Any, env: Env) -> tuple | None:
+        """``\\A x \\in S : P(x)`` whose body reads no variable and nothing impure (a function
+        of x): (domain fn, domain fn, body fn, x's slot, the body's own slots), else None."""
+        if not isinstance(n, A.Quant) or n.kind != "A" or len(n.bounds) != 1:
+            return None
+        b = n.bounds[0]
+        if b.tuple or b.domain is None or len(b.names) != 1:
+            return None
+        c = self.compiler
+        if not c.state_vars(b.domain, env):
+            return None  # a constant domain: the whole conjunct is cached by its variables
+        try:
+            dfn, _ = c.expr(b.domain, env)
+            lo = c.nslots
+            slot = c.new_slot()
+            benv = env.bind({b.names[0]: ("slot", slot)})
+            if c.state_vars(n.body, benv) != frozenset():
+                return None
+            body, deps = c.expr(n.body, benv)
+        except EvalError:
+            return None
+        if any(d in (STATE, PRIME, IMPURE) for d in deps):
+            return None
+        return (dfn, dfn, body, slot, tuple(range(lo + 1, c.nslots)))
 
     def compile_alias(self, name_or_expr: str) -> Callable[[State, State], Any]:
         """TLC's ALIAS: a record computed from a trace state and the next one (primed variables),

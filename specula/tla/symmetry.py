@@ -8,6 +8,7 @@ Both searches (``checker.check``, ``simulate.simulate``) take their key from her
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any, Callable
 
 from specula.tla.values import Fn, ModelValue, StringOrder, make_fn
@@ -68,7 +69,11 @@ def _symmetry_key(
     count; for a union of permutation sets (not a group) TLC's count depends on its order, which
     is reproduced here (model values and strings ranked by TLC's interning order, approximated).
     """
-    key_cache: dict = {}
+    # memos by identity (entries keep their value alive, so an id is never reused while its
+    # entry exists): the search interns stored states per variable and a permuted value equal to
+    # its original is the original object, so most values recur as the same objects
+    key_cache: dict[int, tuple] = {}
+    vkey_cache: dict = {}
 
     def rank(name: str) -> int:
         r = ranks.get(name)
@@ -86,11 +91,12 @@ def _symmetry_key(
             return (2, rank(v))
         if c is ModelValue:
             return (3, rank(v.name))
-        try:
-            k = key_cache.get(v)
-        except TypeError:
-            k = None
+        ent = key_cache.get(id(v))
+        if ent is not None and ent[0] is v:
+            return ent[1]
+        k = vkey_cache.get(v)
         if k is not None:
+            key_cache[id(v)] = (v, k)
             return k
         if c is tuple:  # a function with domain 1..n
             k = (5, len(v), tuple((1, i) for i in range(1, len(v) + 1)), tuple(key(x) for x in v))
@@ -103,10 +109,9 @@ def _symmetry_key(
             k = (9, repr(v))
         if len(key_cache) > 500_000:
             key_cache.clear()
-        try:
-            key_cache[v] = k
-        except TypeError:
-            pass
+            vkey_cache.clear()
+        key_cache[id(v)] = (v, k)
+        vkey_cache[v] = k
         return k
 
     def make_permuter(p: Any) -> Callable[[Any], Any]:
@@ -114,7 +119,8 @@ def _symmetry_key(
         get = getattr(p, "get", None)
         if not callable(get):
             return lambda v: permute((v,), p)[0]
-        memo: dict = {}
+        memo: dict[int, tuple] = {}
+        vmemo: dict = {}
         scalar = (int, str, bool)
 
         def pv(v: Any) -> Any:
@@ -123,23 +129,30 @@ def _symmetry_key(
                 return get(v, v)
             if c in scalar:
                 return v
-            try:
-                r = memo.get(v)
-            except TypeError:
-                return permute((v,), p)[0]
+            ent = memo.get(id(v))
+            if ent is not None and ent[0] is v:
+                return ent[1]
+            r = vmemo.get(v)  # an equal value met before as another object
             if r is not None:
+                memo[id(v)] = (v, r)
                 return r
             if c is tuple:
-                r = tuple([pv(x) for x in v])
+                xs = [pv(x) for x in v]
+                r = v if all(map(is_, xs, v)) else tuple(xs)
             elif c is frozenset:
-                r = frozenset([pv(x) for x in v])
+                xs = [pv(x) for x in v]
+                r = v if all(map(is_, xs, v)) else frozenset(xs)
             elif c is Fn:
-                r = make_fn({pv(k): pv(x) for k, x in v.items()})
+                ks = [pv(k) for k in v]
+                xs = [pv(x) for x in v.values()]
+                r = v if all(map(is_, ks, v)) and all(map(is_, xs, v.values())) else make_fn(dict(zip(ks, xs)))
             else:
                 r = permute((v,), p)[0]
             if len(memo) > 200_000:
                 memo.clear()
-            memo[v] = r
+                vmemo.clear()
+            memo[id(v)] = (v, r)
+            vmemo[v] = r
             return r
 
         return pv

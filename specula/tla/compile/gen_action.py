@@ -9,7 +9,7 @@ from specula.errors import EvalError
 from specula.tla import ast as A
 from specula.tla.compile.env import PRIME, UNSET, Unassigned
 from specula.tla.compile.gen import FAULTS, fault, is_boolish
-from specula.tla.values import ValueFault, enumerate_set, quick_order
+from specula.tla.values import ValueFault, current_string_order, enumerate_set, quick_order
 
 if TYPE_CHECKING:
     from specula.tla.compile.compiler import Compiler
@@ -82,7 +82,6 @@ class ActionGenerator:
         ns["_out"] = out
         ns["_FAULTS"] = FAULTS
         ns["_fault"] = fault
-        ns["_qo"] = _qo
         nested: set[str] = set()
         for _ in range(2):
             # a local read inside a comprehension or lambda is a cell, made at every call: those
@@ -112,6 +111,10 @@ class ActionGenerator:
 
     def expr(self, node: Any, env: "Env") -> str:
         return self.g.sub(node, env)[0]
+
+    def _qo(self) -> str:
+        """The enumerator of one ``x \\in S`` of the action (its own memo of set orders)."""
+        return self.g.const(SiteOrder())
 
     def act(self, node: Any, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
         self.lines += 1
@@ -155,12 +158,12 @@ class ActionGenerator:
                 for nm in b.names:
                     slot = c.new_slot()
                     if len(node.bounds) == 1 and len(b.names) == 1:
-                        loops.append(f"for e[{slot}] in _qo({dsrc}):")
+                        loops.append(f"for e[{slot}] in {self._qo()}({dsrc}):")
                     else:
                         # the domains are evaluated first, then enumerated with the first bound
                         # varying fastest (TLC's ContextEnumerator)
                         dom = self._tmp()
-                        lines.append(f"{pad}{dom} = _qo({dsrc})")
+                        lines.append(f"{pad}{dom} = {self._qo()}({dsrc})")
                         loops.append(f"for e[{slot}] in {dom}:")
                     cur = cur.bind({nm: ("slot", slot)})
             loops.reverse()
@@ -254,7 +257,7 @@ class ActionGenerator:
             for nm, b in names:
                 dsrc = self.expr(b.domain, env)
                 slot = c.new_slot()
-                lines.append("    " * depth + f"for e[{slot}] in _qo({dsrc}):")
+                lines.append("    " * depth + f"for e[{slot}] in {self._qo()}({dsrc}):")
                 cur = cur.bind({nm: ("slot", slot)})
                 depth += 1
             inner_pad = "    " * depth
@@ -380,7 +383,7 @@ class ActionGenerator:
                         return [f"{pad}n[{i}] = {rhs}"] + k(assigned | {i}, ind)
                     if i in assigned:
                         return [f"{pad}if _in(n[{i}], {rhs}):"] + (k(assigned, ind + 1) or [pad + "    pass"])
-                    return [f"{pad}for n[{i}] in _qo({rhs}):"] + (k(assigned | {i}, ind + 1) or [pad + "    pass"])
+                    return [f"{pad}for n[{i}] in {self._qo()}({rhs}):"] + (k(assigned | {i}, ind + 1) or [pad + "    pass"])
                 return self._guard(node, env, assigned, k, ind)
             if name == "\\cdot":
                 raise _Abort  # action composition: the closures
@@ -465,3 +468,29 @@ def _qo(S: Any) -> Any:
         return quick_order(enumerate_set(S))
     except ValueFault as exc:
         raise EvalError(str(exc), None) from None
+
+
+class SiteOrder:
+    """The elements of the sets one ``x \\in S`` of a generated action enumerates, in TLC's
+    order, remembered per set object (stored states share equal values, so a set read from the
+    state recurs as the same object; an entry keeps its set alive, so its id is not reused)."""
+
+    __slots__ = ("by_id", "order")
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[Any, Any]] = {}
+        self.order: Any = None
+
+    def __call__(self, S: Any) -> Any:
+        if S.__class__ is not frozenset:
+            return _qo(S)
+        got = self.by_id.get(id(S))
+        order = current_string_order()
+        if got is not None and got[0] is S and order is self.order:
+            return got[1]
+        if order is not self.order or len(self.by_id) >= 20_000:
+            self.by_id.clear()
+            self.order = order
+        vals = quick_order(S)
+        self.by_id[id(S)] = (S, vals)
+        return vals

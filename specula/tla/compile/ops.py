@@ -309,6 +309,22 @@ class Operators:
             if deps_out is not None:
                 deps_out.update(d for d in bdeps if d not in slots)
 
+        if len(slots) == 1:  # the common case (SelectSeq's test): no tuples, no loops
+            k0 = slots[0]
+
+            def make1(s: Any, n: Any, e: list) -> Callable:
+                def call1(v: Any) -> Any:
+                    old = e[k0]
+                    e[k0] = v
+                    try:
+                        return body(s, n, e)
+                    finally:
+                        e[k0] = old
+
+                return call1
+
+            return make1
+
         def make(s: Any, n: Any, e: list) -> Callable:
             def call(*vals: Any) -> Any:
                 old = [e[k] for k in slots]
