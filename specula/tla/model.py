@@ -8,6 +8,7 @@ predicates, VIEW, SYMMETRY, ASSUME checking, ad-hoc evaluation and ``check_step`
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -205,7 +206,29 @@ class Model:
             cores.append(fast or run)
             self._runs.append(_with_binders(fast or run, binders, self.compiler.frame))
             self.generated_actions = getattr(self, "generated_actions", 0) + (fast is not None)
-        self._sched = _tlc_schedule([lf[2] for lf in leaves], cores, self._runs, self.compiler.frame)
+        heads = [self._head_guard(lf[0], lf[1], {b[1] for b in lf[2]}) for lf in leaves]
+        self._sched = _tlc_schedule([lf[2] for lf in leaves], cores, self._runs, self.compiler.frame, heads)
+
+    def _head_guard(self, node: Any, env: Env, slots: set[int]) -> tuple | None:
+        """(key, fn) of an action's first conjunct when it is a state-level guard that reads only
+        variables and the action's split binders, nothing impure: actions under one ``\\E``
+        whose first conjuncts have one key (the same generated code) test it once per binder
+        value (LamportMutex's ReceiveRequest/Ack/Release all begin ``network[q][p] # <<>>``)."""
+        gen = self.compiler.gen
+        if gen is None or not isinstance(node, A.And) or len(node.args) < 2 or env.primed or env.init:
+            return None
+        first = node.args[0]
+        try:
+            fn, deps = self.compiler.expr(first, env)
+            src = gen.sub(first, env)[0]
+        except Exception:  # noqa: BLE001 - an action the generator cannot take keeps its own guard
+            return None
+        if PRIME in deps or IMPURE in deps or any(d.__class__ is int and d not in slots for d in deps):
+            return None
+        temps: dict[str, str] = {}
+        src = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
+        consts = tuple(id(gen.consts[int(k)]) for k in re.findall(r"_k\[(\d+)\]", src))
+        return (src, consts), fn
 
     def _split(self, node: Any, env: Env, binders: list, name: str | None, leaves: list) -> None:
         """Split Next at \\/ and constant-level \\E, through operator definitions, as TLC does."""
@@ -777,7 +800,8 @@ def _with_binders(run: Callable, binders: list, frame: list | None = None) -> Ca
     return many
 
 
-def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callable], frame: list) -> list[Callable]:
+def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callable], frame: list,
+                  heads: list | None = None) -> list[Callable]:
     r"""Runners that generate the successors of Next in TLC's order: TLC splits ``\E t \in S :
     A(t) \/ B(t)`` per value first, then per disjunct (A(1), B(1), A(2), B(2)). ``binders[i]`` are
     action i's split binders; actions split from the same ``\E`` share the binder objects (and
@@ -801,11 +825,53 @@ def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callabl
                 out.append(runs[ids[i]] if depth == 0 else
                            (_nested(cores[ids[i]], rest) if dyn else _with_binders(cores[ids[i]], rest)))
             else:
-                out.append(_bind_group(b[depth], build(ids[i:j], depth + 1)))
+                out.append(_bind_group(b[depth], build_heads(ids[i:j], depth + 1)))
             i = j
         return out
 
-    return build(list(range(len(binders))), 0)
+    def build_heads(ids: list[int], depth: int) -> list[Callable]:
+        # consecutive actions run at this depth whose first conjuncts are one guard: tested once
+        if heads is None:
+            return build(ids, depth)
+        out: list[Callable] = []
+        rest: list[int] = []  # ids between such runs, built together (they may share binders)
+        i = 0
+        while i < len(ids):
+            h = heads[ids[i]]
+            j = i + 1
+            if h is not None and len(binders[ids[i]]) == depth:
+                while j < len(ids) and len(binders[ids[j]]) == depth and heads[ids[j]] is not None \
+                        and heads[ids[j]][0] == h[0]:
+                    j += 1
+            if j - i > 1:
+                if rest:
+                    out += build(rest, depth)
+                    rest = []
+                out.append(_guarded(h[1], [cores[x] for x in ids[i:j]]))
+            else:
+                rest.append(ids[i])
+            i = j
+        if rest:
+            out += build(rest, depth)
+        return out
+
+    return build_heads(list(range(len(binders))), 0)
+
+
+def _guarded(guard: Callable, subs: list[Callable]) -> Callable:
+    """The actions ``subs`` share their first conjunct ``guard``: none runs when it is FALSE (when
+    it is anything else or fails, each runs and reports as it would alone)."""
+
+    def run(s: Any, n: list, e: list) -> None:
+        try:
+            ok = guard(s, n, e) is not False
+        except Exception:  # noqa: BLE001 - the actions raise it with their own context
+            ok = True
+        if ok:
+            for r in subs:
+                r(s, n, e)
+
+    return run
 
 
 def _bind_group(binder: tuple, subs: list[Callable]) -> Callable:

@@ -128,6 +128,20 @@ def _exc(f: Any, keys: tuple, v: Any) -> Any:
     return _set1(f, k, _exc(_ap(f, k), keys[1:], v))
 
 
+def _exc2(f: Any, k0: Any, k1: Any, v: Any) -> Any:
+    """``_exc`` for a path of two keys (``[f EXCEPT ![p][q] = v]``)."""
+    c = f.__class__
+    if c is tuple:
+        if k0.__class__ is int and 0 < k0 <= len(f):
+            return f[: k0 - 1] + (_set1(f[k0 - 1], k1, v),) + f[k0:]
+        return f
+    if c is Fn:
+        if k0 in f:
+            return fn_set1(f, k0, _set1(dict.__getitem__(f, k0), k1, v))
+        return f
+    return _exc(f, (k0, k1), v)
+
+
 def _exc_at(f: Any, keys: tuple, vf: Callable, kat: int, s: Any, n: Any, e: list) -> Any:
     k = keys[0]
     c = f.__class__
@@ -193,6 +207,30 @@ def _exget1(f: Any, k: Any, e: list, kat: int) -> bool:
     return _exget(f, (k,), e, kat)
 
 
+def _exget2(f: Any, k0: Any, k1: Any, e: list, kat: int) -> bool:
+    """``_exget`` for a path of two keys."""
+    c = f.__class__
+    if c is tuple:
+        if k0.__class__ is not int or not 0 < k0 <= len(f):
+            return False
+        return _exget1(f[k0 - 1], k1, e, kat)
+    if c is Fn:
+        if k0 not in f:
+            return False
+        return _exget1(dict.__getitem__(f, k0), k1, e, kat)
+    return _exget(f, (k0, k1), e, kat)
+
+
+def _exput2(f: Any, k0: Any, k1: Any, v: Any) -> Any:
+    """``_exput`` for a path of two keys."""
+    c = f.__class__
+    if c is tuple:
+        return f[: k0 - 1] + (_exput1(f[k0 - 1], k1, v),) + f[k0:]
+    if c is Fn:
+        return fn_set1(f, k0, _exput1(dict.__getitem__(f, k0), k1, v))
+    return _exput(f, (k0, k1), v)
+
+
 def _exput1(f: Any, k: Any, v: Any) -> Any:
     """``_exput`` for a path of one key."""
     if f.__class__ is tuple:
@@ -247,6 +285,7 @@ _SEQ_FAST = _seq_fast()
 _HELPERS = {
     "_ap": _ap, "_tups": _tups, "_fld": _fld, "_eq": operator("=", 2).strict, "_in": operator("\\in", 2).strict,
     "_en": _en, "_truth": _truth, "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_exget": _exget, "_exput": _exput, "_exget1": _exget1, "_exput1": _exput1,
+    "_exc2": _exc2, "_exget2": _exget2, "_exput2": _exput2,
     "_mkfn": make_fn, "_frozenset": frozenset, "_Fn": Fn, "_LazyFn": LazyFn, "_MV": ModelValue,
 }
 # built-ins the generator leaves to the closure compiler (not functions of their operands' values)
@@ -723,6 +762,10 @@ class Generator:
                         if len(keys) == 1:
                             src = (f"(_exput1({tf}, {tk}, {v[0]}) if _exget1(({tf} := {src}), ({tk} := {keys[0]}), "
                                    f"e, {kat}) else {tf})")
+                        elif len(keys) == 2:
+                            tk1 = self._walrus_tmp()
+                            src = (f"(_exput2({tf}, {tk}, {tk1}, {v[0]}) if _exget2(({tf} := {src}), "
+                                   f"({tk} := {keys[0]}), ({tk1} := {keys[1]}), e, {kat}) else {tf})")
                         else:
                             src = (f"(_exput({tf}, {tk}, {v[0]}) if _exget(({tf} := {src}), "
                                    f"({tk} := ({', '.join(keys)},)), e, {kat}) else {tf})")
@@ -732,6 +775,8 @@ class Generator:
                 size += v[2]
                 if len(keys) == 1:
                     src = f"_set1({src}, {keys[0]}, {v[0]})"
+                elif len(keys) == 2:
+                    src = f"_exc2({src}, {keys[0]}, {keys[1]}, {v[0]})"
                 else:
                     src = f"_exc({src}, ({', '.join(keys)},), {v[0]})"
             size += 1
