@@ -206,29 +206,8 @@ class Model:
             cores.append(fast or run)
             self._runs.append(_with_binders(fast or run, binders, self.compiler.frame))
             self.generated_actions = getattr(self, "generated_actions", 0) + (fast is not None)
-        heads = [self._head_guard(lf[0], lf[1], {b[1] for b in lf[2]}) for lf in leaves]
+        heads = [_head_guard(self.compiler, lf[0], lf[1], {b[1] for b in lf[2]}) for lf in leaves]
         self._sched = _tlc_schedule([lf[2] for lf in leaves], cores, self._runs, self.compiler.frame, heads)
-
-    def _head_guard(self, node: Any, env: Env, slots: set[int]) -> tuple | None:
-        """(key, fn) of an action's first conjunct when it is a state-level guard that reads only
-        variables and the action's split binders, nothing impure: actions under one ``\\E``
-        whose first conjuncts have one key (the same generated code) test it once per binder
-        value (LamportMutex's ReceiveRequest/Ack/Release all begin ``network[q][p] # <<>>``)."""
-        gen = self.compiler.gen
-        if gen is None or not isinstance(node, A.And) or len(node.args) < 2 or env.primed or env.init:
-            return None
-        first = node.args[0]
-        try:
-            fn, deps = self.compiler.expr(first, env)
-            src = gen.sub(first, env)[0]
-        except Exception:  # noqa: BLE001 - an action the generator cannot take keeps its own guard
-            return None
-        if PRIME in deps or IMPURE in deps or any(d.__class__ is int and d not in slots for d in deps):
-            return None
-        temps: dict[str, str] = {}
-        src = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
-        consts = tuple(id(gen.consts[int(k)]) for k in re.findall(r"_k\[(\d+)\]", src))
-        return (src, consts), fn
 
     def _split(self, node: Any, env: Env, binders: list, name: str | None, leaves: list) -> None:
         """Split Next at \\/ and constant-level \\E, through operator definitions, as TLC does."""
@@ -798,6 +777,28 @@ def _with_binders(run: Callable, binders: list, frame: list | None = None) -> Ca
             run(s, n, e)
 
     return many
+
+
+def _head_guard(compiler: Compiler, node: Any, env: Env, slots: set[int]) -> tuple | None:
+    """(key, fn) of an action's first conjunct when it is a state-level guard that reads only
+    variables and the action's split binders, nothing impure: actions under one ``\\E``
+    whose first conjuncts have one key (the same generated code) test it once per binder
+    value (LamportMutex's ReceiveRequest/Ack/Release all begin ``network[q][p] # <<>>``)."""
+    gen = compiler.gen
+    if gen is None or not isinstance(node, A.And) or len(node.args) < 2 or env.primed or env.init:
+        return None
+    first = node.args[0]
+    try:
+        fn, deps = compiler.expr(first, env)
+        src = gen.sub(first, env)[0]
+    except Exception:  # noqa: BLE001 - an action the generator cannot take keeps its own guard
+        return None
+    if PRIME in deps or IMPURE in deps or any(d.__class__ is int and d not in slots for d in deps):
+        return None
+    temps: dict[str, str] = {}
+    src = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
+    consts = tuple(id(gen.consts[int(k)]) for k in re.findall(r"_k\[(\d+)\]", src))
+    return (src, consts), fn
 
 
 def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callable], frame: list,

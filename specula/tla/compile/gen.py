@@ -773,12 +773,8 @@ class Generator:
                 v = self.sub(u.value, env)
                 deps = deps | v[1]
                 size += v[2]
-                if len(keys) == 1:
-                    src = f"_set1({src}, {keys[0]}, {v[0]})"
-                elif len(keys) == 2:
-                    src = f"_exc2({src}, {keys[0]}, {keys[1]}, {v[0]})"
-                else:
-                    src = f"_exc({src}, ({', '.join(keys)},), {v[0]})"
+                helper = {1: "_set1", 2: "_exc2"}.get(len(keys))  # one or two keys: no path tuple
+                src = f"{helper}({src}, {', '.join(keys)}, {v[0]})" if helper else f"_exc({src}, ({', '.join(keys)},), {v[0]})"
             size += 1
         return src, deps, size
 
