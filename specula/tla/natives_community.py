@@ -30,7 +30,6 @@ from specula.tla.values import (
     ModelValue,
     ValueFault,
     enumerate_set,
-    fingerprint,
     format_value,
     from_python,
     is_set,
@@ -41,6 +40,7 @@ from specula.tla.values import (
     to_json,
     type_name,
 )
+from specula.tla.fp64 import fp64, tlcfp
 from specula.tla.operators import fn_items
 
 __all__ = ["NativeSpec", "COMMUNITY_NATIVES", "IOEXEC_ENV"]
@@ -729,8 +729,9 @@ def _csv_records(file: Any) -> int:
 
 
 def _node_id(v: Any) -> str:
-    """A stable identifier of a node value for DOT (TLC uses its internal fingerprint)."""
-    return str(fingerprint(v) & 0x7FFFFFFFFFFFFFFF)
+    """A node's identifier in DOT: TLC's 64-bit fingerprint of its value, signed."""
+    fp = fp64(v)
+    return str(fp - (1 << 64) if fp >= (1 << 63) else fp)
 
 
 def _dot_digraph(G: Any, vl: Callable, el: Callable) -> str:
@@ -1066,10 +1067,6 @@ def _tlc_model_value(s: Any) -> Any:
     return ModelValue(_str(s))
 
 
-def _tlc_fp(v: Any) -> int:
-    return fingerprint(v) & 0x7FFFFFFF
-
-
 def _assert_error_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
     """AssertError(err, exp): TRUE when exp fails with the message err, FALSE when it evaluates
     or fails with another message, as TLC (whose messages are its own: err must be specula's
@@ -1286,7 +1283,7 @@ COMMUNITY_NATIVES: dict[tuple[str, str], NativeSpec] = {
     ("TLCExt", "AssertEq"): _m(2, _assert_eq, impure=True),
     ("TLCExt", "TLCModelValue"): _m(1, _tlc_model_value),
     ("TLCExt", "TLCNoOp"): _m(1, lambda v: v),
-    ("TLCExt", "TLCFP"): _m(1, _tlc_fp),
+    ("TLCExt", "TLCFP"): _m(1, tlcfp),
     ("TLCExt", "AssertError"): _special(2, _assert_error_special),
     ("TLCExt", "TLCGetAndSet"): _special(4, _tlc_get_and_set_special),
     ("TLCExt", "Trace"): _special(0, _trace_special),

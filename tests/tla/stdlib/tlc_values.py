@@ -6,6 +6,7 @@ recorded by ``record_tlc.py``; ``!! message`` records that TLC could not evaluat
 ``expression =def=> value`` has a value worked out by hand from the community module's
 definition, where the local TLC cannot evaluate it (the reason in a ``#`` line above it).
 
+TLC runs with -fp 0 (its first fingerprint polynomial, which TLCFP and DotDiGraph use in specula).
 TLC needs the community modules: SPECULA_COMMUNITY_MODULES is a ':'-separated list of jars (a
 CommunityModules jar and its dependencies, added to TLC's class path) and folders (the modules'
 TLA+ text, passed as -DTLA-Library). Keep such a jar out of the folder of tla2tools.jar: that
@@ -130,7 +131,7 @@ def _run_once(jar: str, extends: list[str], cases: list[tuple[int, str]],
     if dirs:
         cmd.append("-DTLA-Library=" + ":".join(dirs))
     with tempfile.TemporaryDirectory() as meta:
-        cmd += ["-cp", ":".join([jar, *jars]), "tlc2.TLC", "-workers", "1", "-metadir", meta,
+        cmd += ["-cp", ":".join([jar, *jars]), "tlc2.TLC", "-workers", "1", "-fp", "0", "-metadir", meta,
                 "-config", f"{name}.cfg", f"{name}.tla"]
         out = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
     text = out.stdout + out.stderr
