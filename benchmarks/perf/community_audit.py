@@ -3,7 +3,7 @@
 Lists every operator each upstream module defines (top-level, not LOCAL: what ``EXTENDS M``
 exports, with its arity) and whether specula's text of the module defines it with the same arity
 (directly or through a module it EXTENDS), plus whether it is native in specula
-(natives_community.py). The upstream text comes from a CommunityModules checkout (or bare
+(builtins.py, natives_community.py). The upstream text comes from a CommunityModules checkout (or bare
 mirror: read with ``git show``) and, for TLCExt, from a tlaplus/tlaplus one.
 
     python benchmarks/perf/community_audit.py [--community /work/.mirror/tlaplus+CommunityModules/repo]
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from specula.tla import ast
 from specula.tla.modules import STDLIB_DIR
-from specula.tla.natives_community import COMMUNITY_NATIVES
+from specula.tla.builtins import native_for
 from specula.tla.syntax import parse_module
 
 TLCEXT = "tlatools/org.lamport.tlatools/src/tla2sany/StandardModules/TLCExt.tla"
@@ -128,7 +128,7 @@ def audit(community: Source, tlaplus: Source | None, verbose: bool) -> list[Row]
         native = tlc_java = 0
         for op in up.values():
             mine = None if ours is None else ours.get(op.name)
-            is_native = (name, op.name) in COMMUNITY_NATIVES
+            is_native = mine is not None and native_for(name, op.name) is not None
             native += is_native
             if (name, op.name) in overridden:
                 tlc_java += 1

@@ -442,11 +442,16 @@ def native_for(module: str | None, name: str) -> Native | None:
 
 @functools.lru_cache(maxsize=None)
 def _community_native(module: str | None, name: str) -> Native | None:
-    """The community modules' natives (specula/tla/natives_community.py), keyed by module."""
-    # lazy: the natives module costs ~25 ms (CPU) to import, paid only by specs using community modules
-    from specula.tla.natives_community import COMMUNITY_NATIVES
+    """The community modules' natives (specula/tla/natives_community.py, natives_tlcext.py), keyed
+    by module."""
+    if module == "TLCExt":
+        # lazy: the natives modules cost ~25 ms (CPU) to import, paid only by specs using them
+        from specula.tla.natives_tlcext import TLCEXT_NATIVES as table
+    else:
+        # lazy: as above
+        from specula.tla.natives_community import COMMUNITY_NATIVES as table
 
-    spec = COMMUNITY_NATIVES.get((module or "", name))
+    spec = table.get((module or "", name))
     if spec is None:
         return None
     return Native(name, spec.arity, spec.fn, frozenset(spec.op_params), spec.impure, spec.special)

@@ -34,7 +34,7 @@ from specula.tla.model import Model
 from specula.tla.plan import ActionCoverage, Plan, PropertyResult, model_string_order, prepare
 from specula.tla.protocol import ModelProtocol
 from specula.tla.symmetry import identity
-from specula.tla.natives_community import counterexample_record
+from specula.tla.natives_tlcext import counterexample_record
 from specula.tla.values import Fn, StringOrder, format_value, make_record, tlc_string_order as string_order
 
 __all__ = [

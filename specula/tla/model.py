@@ -316,6 +316,10 @@ class Model:
                 uniq.append(self.intern_state(t))
         return iter(uniq)
 
+    def emitted(self) -> int:
+        """How many successors the running next_states/successors call has generated so far."""
+        return len(self._out[0])
+
     def next_states(self, state: State) -> Iterator[tuple[int, State]]:
         res: list = []
         self._out[0] = res

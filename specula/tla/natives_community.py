@@ -22,7 +22,6 @@ import subprocess
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from specula.errors import EvalError
 from specula.tla.values import (
     Fn,
     LazyFn,
@@ -40,7 +39,7 @@ from specula.tla.values import (
     to_json,
     type_name,
 )
-from specula.tla.fp64 import fp64, tlcfp
+from specula.tla.fp64 import fp64
 from specula.tla.operators import fn_items
 
 __all__ = ["NativeSpec", "COMMUNITY_NATIVES", "IOEXEC_ENV"]
@@ -1051,135 +1050,6 @@ def _atoi(x: Any) -> int:
         raise ValueFault(f"atoi: {format_value(x)} is not a number") from None
 
 
-# ----------------------------------------------------------------------------- TLCExt
-
-
-def _assert_eq(a: Any, b: Any) -> bool:
-    if tla_eq(a, b):
-        return True
-    print("Assertion failed", flush=True)
-    print(format_value(a), flush=True)
-    print(format_value(b), flush=True)
-    return False
-
-
-def _tlc_model_value(s: Any) -> Any:
-    return ModelValue(_str(s))
-
-
-def _assert_error_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
-    """AssertError(err, exp): TRUE when exp fails with the message err, FALSE when it evaluates
-    or fails with another message, as TLC (whose messages are its own: err must be specula's
-    message for the same failure)."""
-    f_err, d1 = c.expr(args[0], env)
-    f_exp, d2 = c.expr(args[1], env)
-
-    def assert_error(s: Any, n: Any, e: list) -> bool:
-        err = f_err(s, n, e)
-        try:
-            f_exp(s, n, e)
-        except EvalError as exc:
-            got = exc.args[0] if exc.args else str(exc)
-            return got == err
-        return False
-
-    return assert_error, d1 | d2 | {"I"}
-
-
-def _tlc_get_and_set_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
-    """TLCGetAndSet(key, Op, val, default): the register's value (default when unset), and the
-    register set to Op(that value, val)."""
-    f_key, d1 = c.expr(args[0], env)
-    op = c.op_arg(args[1], env, 2)
-    cf = c.op_callable(op, env, span)
-    f_val, d2 = c.expr(args[2], env)
-    f_def, d3 = c.expr(args[3], env)
-    regs = c.runtime.registers
-
-    def get_and_set(s: Any, n: Any, e: list) -> Any:
-        k = f_key(s, n, e)
-        old = regs[k] if k in regs else f_def(s, n, e)
-        regs[k] = cf(s, n, e)(old, f_val(s, n, e))
-        return old
-
-    return get_and_set, d1 | d2 | d3 | {"I", "S"}
-
-
-def _trace_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
-    """TLCExt!Trace: the behaviour from an initial state to the state it is evaluated on, as a
-    sequence of records of the variables (TLC reads its search's trace; so does specula's)."""
-    trace = c.runtime.trace
-    c.runtime.uses_trace = True
-
-    def trace_fn(s: Any, n: Any, e: list) -> Any:
-        if s is None or s.__class__ is not tuple:
-            raise EvalError("In evaluating TLCExt!Trace, the state is not completely specified yet", span)
-        return trace(s)
-
-    return trace_fn, frozenset({"S", "I"})
-
-
-def _counterexample_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
-    """TLCExt!CounterExample: in POSTCONDITION, the error trace as TLC's graph record
-    ``[action |-> edges, state |-> numbered states, invariant |-> {name}]`` (see
-    :func:`counterexample_record`); with no violation its sets are empty."""
-    rt = c.runtime
-
-    def counterexample(s: Any, n: Any, e: list) -> Any:
-        ce = rt.counterexample
-        return ce if ce is not None else counterexample_record((), (), None)
-
-    return counterexample, frozenset({"I"})
-
-
-def counterexample_record(states: Any, actions: Any, violated: str | None, loop: tuple | None = None) -> Any:
-    """TLC 2.18's CounterExample value: ``state`` the set of ``<<i, record>>`` for the trace's
-    states (1-based), ``action`` the set of edges ``<<from, action record, to>>`` between
-    consecutive states (plus ``loop``: the edge of a lasso's step back), ``invariant`` the set
-    holding the violated property's name ("default" when there is none)."""
-    numbered = [(i + 1, st) for i, st in enumerate(states)]
-    edges = [(numbered[i], act, numbered[i + 1]) for i, act in enumerate(actions)]
-    if loop is not None:
-        act, back = loop
-        edges.append((numbered[-1], act, numbered[back - 1]))
-    return make_record([("action", frozenset(edges)), ("state", frozenset(numbered)),
-                        ("invariant", frozenset({violated or "default"}))])
-
-
-def _to_trace(ce: Any) -> tuple:
-    """ToTrace(CE): the states of a CounterExample as a sequence, in their numbers' order."""
-    if ce.__class__ is not Fn or "state" not in ce or "action" not in ce:
-        raise ValueFault(f"The argument of ToTrace should be a CounterExample, but instead it is {format_value(ce)}")
-    pairs = _set(ce["state"])
-    out: list = [None] * len(pairs)
-    for p in pairs:
-        i = _int(p[0]) if p.__class__ is tuple and len(p) == 2 else 0
-        if not 1 <= i <= len(out):
-            raise ValueFault(f"ToTrace: {format_value(ce)} is not a CounterExample")
-        out[i - 1] = p[1]
-    return tuple(out)
-
-
-def _pick_successor_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
-    """PickSuccessor(exp): TRUE when exp holds, and in a constant or state context, or while the
-    successor is not fully assigned; otherwise TLC asks its user on the console whether to take
-    the step, which specula does not do (an error says so)."""
-    f, deps = c.expr(args[0], env)
-    unset = c.unset
-
-    def pick(s: Any, n: Any, e: list) -> bool:
-        v = f(s, n, e)
-        if v is not True and v is not False:
-            raise EvalError(f"In evaluating TLCExt!PickSuccessor, a non-boolean expression ({format_value(v)}) "
-                            "was used as the condition of an IF", span)
-        if v or n is None or s is None or any(x is unset for x in n):
-            return True
-        raise EvalError("PickSuccessor: TLC picks successors interactively here (exp is FALSE); "
-                        "specula does not", span)
-
-    return pick, deps | {"I"}
-
-
 def _special(arity: int, special: Callable) -> NativeSpec:
     return NativeSpec(arity, None, (), True, special)
 
@@ -1280,14 +1150,4 @@ COMMUNITY_NATIVES: dict[tuple[str, str], NativeSpec] = {
     ("Json", "JsonDeserialize"): _m(1, _json_deserialize),
     ("Json", "ndJsonSerialize"): _m(2, _ndjson_serialize, impure=True),
     ("Json", "ndJsonDeserialize"): _m(1, _ndjson_deserialize),
-    ("TLCExt", "AssertEq"): _m(2, _assert_eq, impure=True),
-    ("TLCExt", "TLCModelValue"): _m(1, _tlc_model_value),
-    ("TLCExt", "TLCNoOp"): _m(1, lambda v: v),
-    ("TLCExt", "TLCFP"): _m(1, tlcfp),
-    ("TLCExt", "AssertError"): _special(2, _assert_error_special),
-    ("TLCExt", "TLCGetAndSet"): _special(4, _tlc_get_and_set_special),
-    ("TLCExt", "Trace"): _special(0, _trace_special),
-    ("TLCExt", "CounterExample"): _special(0, _counterexample_special),
-    ("TLCExt", "ToTrace"): _m(1, _to_trace),
-    ("TLCExt", "PickSuccessor"): _special(1, _pick_successor_special),
 }

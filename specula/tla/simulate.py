@@ -108,6 +108,8 @@ def simulate(
     seen: set = set()
     rt = getattr(model, "runtime", None)
     walk = _Walk(model)
+    if rt is not None:  # TLCExt!TLCDefer: evaluated on the successor the walk picks
+        rt.deferred, rt.emitted = [], model.emitted
 
     def in_model(pre: State | None, st: State) -> bool:
         if not all(c(st) for _, c in plan.constraints):
@@ -154,6 +156,8 @@ def simulate(
                 if not in_model(None, st):
                     continue
                 for _ in range(depth - 1):
+                    if rt is not None:
+                        rt.deferred = []
                     succs = list(model.next_states(st))
                     res.generated += len(succs)
                     for ai, _s in succs:
@@ -162,7 +166,10 @@ def simulate(
                         if plan.check_deadlock:
                             res.errors.append(SimError("deadlock", "Deadlock reached.", None, trace, run))
                         break
-                    ai, nxt = succs[rng.randrange(len(succs))]
+                    pick = rng.randrange(len(succs))
+                    ai, nxt = succs[pick]
+                    if rt is not None and rt.deferred:
+                        rt.run_deferred(pick, nxt)
                     res.steps += 1
                     trace.append((labels[ai], nxt))
                     walk.step(rt, ai, nxt)
@@ -196,6 +203,7 @@ def simulate(
     if rt is not None:
         rt.leave()
         rt.path_of = rt.record_of = None
+        rt.deferred = rt.emitted = None
     res.distinct = len(seen)
     res.elapsed = time.monotonic() - t0
     return res

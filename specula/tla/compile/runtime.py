@@ -46,6 +46,11 @@ class TLCRuntime:
     # [the intermediate states of A \cdot B while successors were generated (TLC counts those of
     # compositions not nested in another as generated states), the current nesting depth]
     composed: list[int] = field(default_factory=lambda: [0, 0])
+    # simulation: TLCExt!TLCDefer's expressions, (successor index, fn, state, frame) in the order
+    # they were met while the current state's successors were generated (None: model checking,
+    # where TLC never evaluates them); emitted() counts the successors generated so far
+    deferred: list | None = None
+    emitted: Callable[[], int] | None = None
     _trace_cache: tuple = (None, -1, ())
 
     def explore(self, state: Any, at: int, level: int) -> None:
@@ -87,3 +92,18 @@ class TLCRuntime:
             recs = tuple(record_of(i, st) for i, st in enumerate(states)) if record_of else tuple(map(rec, states))
             self._trace_cache = (path_of, at, recs)
         return recs if s is cur else recs + (rec(s),)
+
+    def defer(self, fn: Callable, s: Any, e: list) -> None:
+        """TLCDefer met while the successor numbered emitted() is being generated."""
+        if self.deferred is not None and self.emitted is not None:
+            self.deferred.append((self.emitted(), fn, s, e))
+
+    def run_deferred(self, index: int, successor: tuple) -> None:
+        """The simulator picked successor ``index`` of the state just expanded: evaluate the last
+        TLCDefer expression met while generating it (TLC keeps one per successor state), then
+        forget them all."""
+        pending, self.deferred = self.deferred or [], []
+        for i, fn, s, e in reversed(pending):
+            if i == index:
+                fn(s, list(successor), e)
+                break

@@ -9,7 +9,9 @@ definition, where the local TLC cannot evaluate it (the reason in a ``#`` line a
 TLC runs with -fp 0 (its first fingerprint polynomial, which TLCFP and DotDiGraph use in specula).
 TLC needs the community modules: SPECULA_COMMUNITY_MODULES is a ':'-separated list of jars (a
 CommunityModules jar and its dependencies, added to TLC's class path) and folders (the modules'
-TLA+ text, passed as -DTLA-Library). Keep such a jar out of the folder of tla2tools.jar: that
+TLA+ text, passed as -DTLA-Library); the jars come before tla2tools.jar on the class path, so a
+jar holding a newer build of TLC's TLCExt class (with its TLCExt.tla in a folder of the list)
+replaces the one of tla2tools.jar. Keep such a jar out of the folder of tla2tools.jar: that
 jar's manifest puts a CommunityModules.jar lying beside it on the class path.
 """
 
@@ -131,7 +133,7 @@ def _run_once(jar: str, extends: list[str], cases: list[tuple[int, str]],
     if dirs:
         cmd.append("-DTLA-Library=" + ":".join(dirs))
     with tempfile.TemporaryDirectory() as meta:
-        cmd += ["-cp", ":".join([jar, *jars]), "tlc2.TLC", "-workers", "1", "-fp", "0", "-metadir", meta,
+        cmd += ["-cp", ":".join([*jars, jar]), "tlc2.TLC", "-workers", "1", "-fp", "0", "-metadir", meta,
                 "-config", f"{name}.cfg", f"{name}.tla"]
         out = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
     text = out.stdout + out.stderr
