@@ -4,7 +4,8 @@ Lists every operator each upstream module defines (top-level, not LOCAL: what ``
 exports, with its arity) and whether specula's text of the module defines it with the same arity
 (directly or through a module it EXTENDS), plus whether it is native in specula
 (builtins.py, natives_community.py). The upstream text comes from a CommunityModules checkout (or bare
-mirror: read with ``git show``) and, for TLCExt, from a tlaplus/tlaplus one.
+mirror: read with ``git show``) and, for TLCExt, from a tlaplus/tlaplus one. The ``*_proofs``
+modules (TLAPS proofs of the ``*Theorems`` modules, which nothing EXTENDS) are left out.
 
     python benchmarks/perf/community_audit.py [--community /work/.mirror/tlaplus+CommunityModules/repo]
         [--tlaplus /work/.mirror/tlaplus+tlaplus/repo] [--verbose]
@@ -28,9 +29,12 @@ from specula.tla.syntax import parse_module
 
 TLCEXT = "tlatools/org.lamport.tlatools/src/tla2sany/StandardModules/TLCExt.tla"
 TLCEXT_JAVA = "tlatools/org.lamport.tlatools/src/tlc2/module/TLCExt.java"
-# TLC's Java overrides name the operator they replace in an annotation
-JAVA_OVERRIDE = re.compile(r'@(?:TLAPlusOperator|Evaluation)\(\s*(?:identifier|definition)\s*=\s*"([^"]+)"\s*,'
-                           r'\s*module\s*=\s*"([^"]+)"')
+# TLC's Java overrides name the operator they replace in an annotation; a @TLAPlusOperator method
+# replaces a definition of as many parameters as it takes (TLC leaves e.g. Combinatorics'
+# function factorial[n] to its TLA+ definition: the method takes one argument), an @Evaluation
+# method any definition
+JAVA_OVERRIDE = re.compile(r'@(TLAPlusOperator|Evaluation)\(\s*(?:identifier|definition)\s*=\s*"([^"]+)"\s*,'
+                           r'\s*module\s*=\s*"([^"]+)"[^)]*\)\s*public[^(]*\(([^)]*)\)')
 
 
 @dataclass(frozen=True)
@@ -106,17 +110,26 @@ class Row:
     not_native: list[str]  # ... that specula evaluates from its TLA+ text
 
 
-def java_overrides(community: Source, tlaplus: Source | None) -> set[tuple[str, str]]:
-    """(module, operator) of every Java override of TLC's (CommunityModules' and TLCExt's)."""
+def java_overrides(community: Source, tlaplus: Source | None) -> dict[tuple[str, str], int | None]:
+    """(module, operator) of every Java override of TLC's (CommunityModules' and TLCExt's), with
+    the number of arguments its method takes (None: an @Evaluation, for any arity)."""
     folder = "modules/tlc2/overrides"
     java = [community.read(f"{folder}/{n}") for n in community.names(folder, ".java")]
     if tlaplus is not None:
         java.append(tlaplus.read(TLCEXT_JAVA))
-    return {(m.group(2), m.group(1)) for text in java for m in JAVA_OVERRIDE.finditer(text)}
+    out: dict[tuple[str, str], int | None] = {}
+    for text in java:
+        for m in JAVA_OVERRIDE.finditer(text):
+            params = m.group(4).strip()
+            out[(m.group(3), m.group(2))] = None if m.group(1) == "Evaluation" else (
+                len(params.split(",")) if params else 0)
+    return out
 
 
 def audit(community: Source, tlaplus: Source | None, verbose: bool) -> list[Row]:
-    texts = {n[:-4]: community.read(f"modules/{n}") for n in community.names("modules")}
+    # the *_proofs modules hold the TLAPS proofs of the *Theorems modules: nothing EXTENDS them
+    texts = {n[:-4]: community.read(f"modules/{n}") for n in community.names("modules")
+             if not n.endswith("_proofs.tla")}
     if tlaplus is not None:
         texts["TLCExt"] = tlaplus.read(TLCEXT)
     overridden = java_overrides(community, tlaplus)
@@ -130,7 +143,7 @@ def audit(community: Source, tlaplus: Source | None, verbose: bool) -> list[Row]
             mine = None if ours is None else ours.get(op.name)
             is_native = mine is not None and native_for(name, op.name) is not None
             native += is_native
-            if (name, op.name) in overridden:
+            if (name, op.name) in overridden and overridden[(name, op.name)] in (None, op.arity):
                 tlc_java += 1
                 if not is_native:
                     not_native.append(op.name)
@@ -139,8 +152,10 @@ def audit(community: Source, tlaplus: Source | None, verbose: bool) -> list[Row]
             if mine is None or mine.arity != op.arity:
                 missing.append(f"{op.name}/{op.arity}")
             if verbose:
-                java = ", Java in TLC" if (name, op.name) in overridden else ""
+                java = ", Java in TLC" if overridden.get((name, op.name), -1) in (None, op.arity) else ""
                 print(f"  {name}!{op.name}/{op.arity}: {state}{java}")
+        if ours is None:
+            missing.insert(0, "(the module)")
         rows.append(Row(name, len(up), len(up) - len(missing), native, missing, tlc_java, not_native))
     return rows
 

@@ -51,6 +51,8 @@ class ModelProtocol(Protocol):
 
     def next_states(self, state: State) -> Iterator[tuple[int, State]]: ...  # (action index, state)
 
+    def emitted(self) -> int: ...  # successors the running next_states call has generated so far
+
     def check_assumes(self) -> list[Any]: ...  # diagnostics of the false ASSUMEs
 
     # ---- what is checked ---------------------------------------------------------------------
@@ -113,6 +115,7 @@ OPTIONAL: dict[str, str] = {
     "env": "every temporal property is left 'not checked'",
     "next_name": "fairness conditions are evaluated without matching them to the model's actions",
     "runtime": "TLCGet/TLCSet are not filled in",
+    "emitted": "TLCExt!TLCDefer is never evaluated in simulation",
     "expr_node": "every temporal property is left 'not checked'",
     "check_assumes": "no ASSUME",
 }

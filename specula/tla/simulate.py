@@ -108,8 +108,9 @@ def simulate(
     seen: set = set()
     rt = getattr(model, "runtime", None)
     walk = _Walk(model)
-    if rt is not None:  # TLCExt!TLCDefer: evaluated on the successor the walk picks
-        rt.deferred, rt.emitted = [], model.emitted
+    emitted = getattr(model, "emitted", None)
+    if rt is not None and emitted is not None:  # TLCExt!TLCDefer: evaluated on the successor picked
+        rt.deferred, rt.emitted = [], emitted
 
     def in_model(pre: State | None, st: State) -> bool:
         if not all(c(st) for _, c in plan.constraints):

@@ -30,7 +30,7 @@ NOT_COMPARED: set[tuple[str, str]] = set()
 COMMUNITY = ["BagsExt", "Bitwise", "Combinatorics", "CSV", "DifferentialEquations", "DyadicRationals",
              "FiniteSetsExt", "Folds", "Functions", "Graphs", "GraphViz", "HTML", "IOUtils", "Json",
              "Relation", "SequencesExt", "ShiViz", "Statistics", "SVG", "TLCExt", "UndirectedGraphs",
-             "VectorClocks"]
+             "VectorClocks", "Quorum"]
 
 
 def _model(tmp: Path, extends: list[str]) -> Model:
