@@ -438,7 +438,12 @@ class Model:
 
         return pred
 
-    def compile_invariant(self, name_or_expr: str) -> Callable[[State], bool]:
+    def compile_constraint(self, name_or_expr: str) -> Callable[[State], bool]:
+        """A CONSTRAINT as an invariant is compiled (its conjuncts remember the values they held
+        for), with smaller memories: it is evaluated on successors before they are interned."""
+        return self.compile_invariant(name_or_expr, remember=50_000)
+
+    def compile_invariant(self, name_or_expr: str, remember: int = 1_000_000) -> Callable[[State], bool]:
         """An invariant as a state predicate whose top-level conjuncts that read one variable
         remember the values of that variable they hold for (by identity: the checker interns
         stored states, so an unchanged or recurring value is the same object). Most successors
@@ -497,7 +502,7 @@ class Model:
                             continue
                         r = fn(state, None, e)
                         if r is True:
-                            if len(cache) > 1_000_000:
+                            if len(cache) > remember:
                                 cache.clear()
                             cache[id(v)] = v
                             continue
@@ -509,7 +514,7 @@ class Model:
                             continue
                         r = fn(state, None, e)
                         if r is True:
-                            if len(cache) > 1_000_000:
+                            if len(cache) > remember:
                                 cache.clear()
                             cache[k] = vals
                             continue
@@ -527,7 +532,7 @@ class Model:
                             e[slot] = x
                             if body(state, None, e) is not True:
                                 return whole(state)
-                            if len(cache) > 1_000_000:
+                            if len(cache) > remember:
                                 cache.clear()
                             cache[id(x)] = x
                         continue

@@ -78,7 +78,8 @@ class Plan:
         Raises EvalError when one cannot be compiled."""
         compile_inv = getattr(model, "compile_invariant", model.compile_state_predicate)
         invs = [(n, compile_inv(n)) for n in (getattr(cfg, "invariants", None) or [])]
-        cons = [(n, model.compile_state_predicate(n)) for n in (getattr(cfg, "constraints", None) or [])]
+        compile_con = getattr(model, "compile_constraint", model.compile_state_predicate)
+        cons = [(n, compile_con(n)) for n in (getattr(cfg, "constraints", None) or [])]
         acons = [(n, model.compile_action_predicate(n)) for n in (getattr(cfg, "action_constraints", None) or [])]
         init_props: list[tuple[str, Callable[[State], bool]]] = []
         action_props: list[tuple[str, Callable[[State, State], bool]]] = []

@@ -62,6 +62,8 @@ class ModelProtocol(Protocol):
 
     def compile_invariant(self, name_or_expr: str) -> Callable[[State], bool]: ...
 
+    def compile_constraint(self, name_or_expr: str) -> Callable[[State], bool]: ...
+
     def compile_alias(self, name_or_expr: str) -> Callable[[State, State], Any]: ...
 
     def evaluate(self, expr_text: str, state: State | dict | None = None) -> Any: ...
@@ -99,6 +101,7 @@ class ModelProtocol(Protocol):
 # Members a hand-written model may leave out, and what the search does then.
 OPTIONAL: dict[str, str] = {
     "compile_invariant": "invariants are compiled with compile_state_predicate",
+    "compile_constraint": "CONSTRAINTs are compiled with compile_state_predicate",
     "compile_alias": "ALIAS is ignored",
     "evaluate": "POSTCONDITION holds",
     "classify_property": "properties are classified with compiler/env/expr_node (Model leaves it out)",

@@ -157,7 +157,8 @@ def _symmetry_key(
 
         return pv
 
-    permuters = [make_permuter(p) for p in perms]
+    # the identity leaves every state as it is (the search starts from the state itself)
+    permuters = [make_permuter(p) for p in perms if not _is_identity(p)]
 
     def canon(s: State) -> Any:
         # lexicographic minimum over the permuted states, permuting each variable lazily: a
@@ -184,3 +185,11 @@ def _symmetry_key(
         return v if fingerprint is None else fingerprint(v)
 
     return canon
+
+
+def _is_identity(p: Any) -> bool:
+    if p.__class__ is Fn:
+        return all(k == v for k, v in p.items())
+    if p.__class__ is tuple:
+        return p == tuple(range(1, len(p) + 1))
+    return False
