@@ -23,6 +23,7 @@ __all__ = [
     "BudgetExceeded",
     "CodeError",
     "Interrupted",
+    "WorkerError",
 ]
 
 
@@ -193,3 +194,10 @@ class Interrupted(KeyboardInterrupt):
         super().__init__(what or "interrupted")
         self.partial = partial
         self.what = what
+
+
+class WorkerError(SpeculaError):
+    """A worker process of a multi-process search (``check --workers N``) died or failed."""
+
+    def code(self) -> str:
+        return "E005"

@@ -28,6 +28,9 @@ def check_cmd(
     lib: Optional[List[Path]] = typer.Option(
         None, "--lib", "-I",
         help="A folder of extra modules (repeatable; like TLC's -DTLA-Library; also SPECULA_TLA_LIBRARY, ':'-separated)."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", "-w", min=1,
+        help="Worker processes of the search (default: all cores; 1: one process). Results are the same."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Model-check a TLA+ spec with specula's engine (TLC semantics) and print a TLC-like report."""
@@ -79,7 +82,13 @@ def check_cmd(
     on_progress = (lambda p: p.elapsed >= 1.0 and err.print(report.format_progress(p), markup=False))
     limits = Limits(max_states=max_states, max_depth=max_depth, max_seconds=max_seconds, max_memory=memory,
                     check_deadlock=deadlock, progress_every=5.0)
-    res = check(model, limits, on_progress=on_progress, cfg=cfg)
+    if workers is None:
+        from specula.tla.parallel import default_workers
+
+        workers = default_workers()
+    res = check(model, limits, on_progress=on_progress, cfg=cfg, workers=workers)
+    if res.workers_note:
+        err.print(res.workers_note, markup=False)
     if json_out:
         print_json(report.check_to_json(res, str(spec), str(cfg_path)))
     else:

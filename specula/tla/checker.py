@@ -32,6 +32,8 @@ from specula.tla.loading import load
 from specula.tla.memory import rss_bytes
 from specula.tla.model import Model
 from specula.tla.plan import ActionCoverage, Plan, PropertyResult, model_string_order, prepare
+from specula.tla.outcome import Found as _Found, Stop as _Stop
+from specula.tla.parallel import ParallelRun, ParallelUnsupported, obstacle as parallel_obstacle
 from specula.tla.protocol import ModelProtocol
 from specula.tla.symmetry import identity
 from specula.tla.natives_tlcext import counterexample_record
@@ -113,6 +115,8 @@ class CheckResult:
     alias_error: str = ""
     # TLC's order of strings for this model (values are printed in TLC's order with it)
     string_order: Any = field(default=None, repr=False, compare=False)
+    workers: int = 1  # processes that searched (specula.tla.parallel)
+    workers_note: str = ""  # why fewer workers than asked searched (one line)
 
     @property
     def ok(self) -> bool:
@@ -124,11 +128,6 @@ class CheckResult:
         ]
 
 
-class _Stop(Exception):
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-
-
 class _LiveFound(Exception):
     """A periodic check of the growing graph found a liveness violation (a real lasso)."""
 
@@ -138,19 +137,6 @@ class _LiveFound(Exception):
 
 LIVE_RATIO = 3.0  # periodic liveness checks take at most ~1/(1+LIVE_RATIO) of the time
 LIVE_GROWTH = 0.1  # ... and run only once the explored graph grew by this fraction (TLC's 10%)
-
-
-@dataclass
-class _Found(Exception):
-    verdict: str
-    message: str
-    violated: str | None
-    idx: int  # index of the last stored state of the trace (parent of the bad step), -1 for none
-    extra: list[tuple[int, State]]  # (action index or -1, state) steps after idx
-    span: Any = None
-
-    def __post_init__(self) -> None:
-        Exception.__init__(self, self.message)
 
 
 def _trace_labels(model: Any, labels: list[str]) -> list[str]:
@@ -172,13 +158,21 @@ def check(
     on_progress: Callable[[Progress], None] | None = None,
     cfg: Any = None,
     fingerprint: Callable[[Any], int] | None = None,
+    workers: int = 1,
 ) -> CheckResult:
     """Model-check ``model`` breadth-first; never raises for model errors (verdict "error").
     Sets are enumerated in TLC's value order (strings ranked as TLC interns them), so at a
-    violation the trace and the counts are TLC's."""
+    violation the trace and the counts are TLC's. ``workers`` > 1 searches in that many
+    processes (``specula.tla.parallel``) with the same results; a model the parallel search
+    cannot check exactly is checked in one process, with the reason in ``workers_note``.
+    Raises ``WorkerError`` when a worker process dies."""
     order = model_string_order(model)
     with string_order(order):
-        result = _check(model, limits, on_progress, cfg, fingerprint, order)
+        try:
+            result = _check(model, limits, on_progress, cfg, fingerprint, order, workers)
+        except ParallelUnsupported as exc:  # found out during the search: start again in one process
+            result = _check(model, limits, on_progress, cfg, fingerprint, order, 1)
+            result.workers_note = f"--workers {workers}: checked in one process: {exc}"
     result.string_order = order
     return result
 
@@ -190,6 +184,7 @@ def _check(
     cfg: Any,
     fingerprint: Callable[[Any], int] | None,
     order: StringOrder | None,
+    workers: int = 1,
 ) -> CheckResult:
     limits = limits or Limits()
     t0 = time.monotonic()
@@ -212,6 +207,13 @@ def _check(
     result.properties = plan.property_results
 
     search = _Search(model, plan, limits, coverage, on_progress, prep.key, t0)
+    if workers > 1:
+        why = parallel_obstacle(model, plan)
+        if why is None:
+            search.parallel = ParallelRun(workers)
+            result.workers = workers
+        else:
+            result.workers_note = f"--workers {workers}: checked in one process: {why}"
     obligations: list = []
     fairness: list = []
     unsupported: dict[str, str] = {}
@@ -586,6 +588,8 @@ class _Search:
         self.live: Callable[..., None] | None = None
         self.live_due = float("inf")
         self.live_checks = 0
+        # the levels after the initial states searched by worker processes (specula.tla.parallel)
+        self.parallel: Any = None
         # TLCExt!Trace / TLCGet("level"): the runtime is told which state is being explored
         self.runtime = getattr(model, "runtime", None)
         self.composed0 = self.runtime.composed[0] if self.runtime is not None else 0
@@ -688,6 +692,9 @@ class _Search:
         if level_states:
             self.depth = 1
         self._progress(len(level_states))
+        if self.parallel is not None and level_states:
+            self.parallel.run(self, level_states)
+            return
 
         # ---- breadth-first, one level at a time ----------------------------------------------
         check_deadlock = plan.check_deadlock
@@ -924,7 +931,8 @@ def check_spec(
     limits: Limits | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     search_path: Sequence[str] = (),
+    workers: int = 1,
 ) -> CheckResult:
     """Load, build and model-check a spec: the one call behind ``specula check``."""
     model, cfg = build_model(spec_path, cfg_path, search_path)
-    return check(model, limits or Limits(), on_progress=on_progress, cfg=cfg)
+    return check(model, limits or Limits(), on_progress=on_progress, cfg=cfg, workers=workers)

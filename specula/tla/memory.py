@@ -15,8 +15,15 @@ __all__ = ["rss_bytes", "machine_bytes", "default_max_memory", "parse_memory", "
 DEFAULT_FRACTION = 0.6  # of the machine's physical memory
 
 
-def rss_bytes() -> int:
-    """Resident set size now (Linux /proc; elsewhere the peak from getrusage)."""
+def rss_bytes(pid: int | None = None) -> int:
+    """Resident set size now of this process, or of process ``pid`` (a worker; 0 when it is gone)
+    (Linux /proc; elsewhere the peak from getrusage, of this process only)."""
+    if pid is not None:
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as fh:
+                return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError, AttributeError):
+            return 0
     try:
         with open("/proc/self/statm", "rb") as fh:
             return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

@@ -135,10 +135,20 @@ class Fn(dict):
     def _ro(self, *a: object, **k: object) -> None:
         raise TypeError("TLA+ functions are immutable")
 
+    def __reduce__(self) -> tuple:  # pickling (states sent between worker processes)
+        return (_fn_of_items, (tuple(dict.items(self)),))
+
     __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _ro  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Fn({dict.__repr__(self)})"
+
+
+def _fn_of_items(items: tuple) -> "Fn":
+    f = Fn()
+    dict.update(f, items)
+    f._h = None
+    return f
 
 
 def fn_set1(f: "Fn", k: Any, v: Any) -> "Fn":
