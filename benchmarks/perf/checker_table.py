@@ -43,9 +43,11 @@ def models(examples: Path) -> list[tuple[str, Path, Path, dict]]:
     ]
 
 
-def run_specula(tla: Path, cfg: Path, timeout: float, pythonpath: str | None = None) -> dict:
+def run_specula(tla: Path, cfg: Path, timeout: float, pythonpath: str | None = None, workers: int = 1) -> dict:
     cmd = [sys.executable, "-m", "specula", "check", str(tla), "--config", str(cfg), "--json",
            "--max-seconds", str(timeout)]
+    if pythonpath is None or (Path(pythonpath) / "specula/tla/parallel.py").is_file():  # trees before it: 1 process
+        cmd += ["--workers", str(workers)]
     timer = Path("/usr/bin/time")
     if timer.is_file():
         cmd = [str(timer), "-f", "@@RSS %M", *cmd]
@@ -61,6 +63,7 @@ def run_specula(tla: Path, cfg: Path, timeout: float, pythonpath: str | None = N
     except json.JSONDecodeError:
         return {"verdict": "crash", "wall": wall, "message": (proc.stderr or proc.stdout)[-300:]}
     return {"verdict": data["verdict"], "distinct": data["distinct"], "generated": data["generated"],
+            "depth": data.get("depth"), "trace": data.get("counterexample"), "note": proc.stderr.strip()[-300:],
             "wall": wall, "rss_mb": int(m.group(1)) / 1024 if m else None}
 
 

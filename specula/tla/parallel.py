@@ -42,6 +42,7 @@ from specula.tla.compile.env import IMPURE_NATIVES
 from specula.tla.memory import rss_bytes
 from specula.tla.outcome import Found, Stop
 from specula.tla.symmetry import identity
+from specula.tla.values import Fn, fn_of_items
 
 __all__ = ["ParallelRun", "ParallelUnsupported", "obstacle", "default_workers"]
 
@@ -110,6 +111,10 @@ class _Part:
         self.base = search.init_count  # gids of initial states are their indices in the checker
         self.inboxes, self.results, self.commands = boxes
         self.n_actions = len(search.coverage)
+        self.pool: dict = {}  # every value received, by value (see _share)
+        self.width = len(level[0])
+        self.encoders = [_Channel(self.width) for _ in range(n)]  # to each worker
+        self.decoders = [[[] for _ in range(2 * self.width)] for _ in range(n)]  # from each worker
         self.seen: set = set()
         self.keys: list = []
         self.parent = array("q")
@@ -153,11 +158,20 @@ class _Part:
             self.ends += 1
             return
         offer = self._offer
+        tables = self.decoders[msg[1]]
+        share = self._share
+        for slot, value in msg[2]:
+            tables[slot].append(share(value))
+        st_tabs = tables[:self.width]
         if self.ident:
-            for succ, place, ai, pg in msg[2]:
+            for ids, place, ai, pg in msg[3]:
+                succ = tuple([t[x] for t, x in zip(st_tabs, ids)])
                 offer(succ, succ, place, ai, pg)
         else:
-            for k, succ, place, ai, pg in msg[2]:
+            k_tabs = tables[self.width:]
+            for ids, kids, place, ai, pg in msg[3]:
+                succ = tuple([t[x] for t, x in zip(st_tabs, ids)])
+                k = kids[1] if kids[0] is None else tuple([t[x] for t, x in zip(k_tabs, kids)])
                 offer(k, succ, place, ai, pg)
 
     def _offer(self, k: Any, succ: State, place: int, ai: int, pg: int) -> None:
@@ -199,6 +213,7 @@ class _Part:
         out: list[list] = [[] for _ in range(n)]
         sent: list[set] = [set() for _ in range(n)]
         offer = self._offer
+        encoders = self.encoders
         exp_pos, exp_n, succ_act = self.exp_pos, self.exp_n, self.succ_act
         states, lv_pos, lv_gid = self.lv_states, self.lv_pos, self.lv_gid
         next_tick = time.monotonic() + self.progress_every
@@ -239,10 +254,14 @@ class _Part:
                             offer(k, succ, base | j, ai, pg)
                         elif k not in sent[o]:  # this worker's first place of k is its smallest
                             sent[o].add(k)
+                            enc = encoders[o]
                             box = out[o]
-                            box.append((succ, base | j, ai, pg) if ident else (k, succ, base | j, ai, pg))
+                            if ident:
+                                box.append((enc.encode(succ, 0), base | j, ai, pg))
+                            else:
+                                box.append((enc.encode(succ, 0), enc.encode_key(k), base | j, ai, pg))
                             if len(box) >= CHUNK:
-                                self._put(self.inboxes[o], ("b", w, box))
+                                self._put(self.inboxes[o], ("b", w, enc.take(), box))
                                 out[o] = []
                     else:
                         phase = 1  # not stored: checked at every discovery, here
@@ -285,7 +304,7 @@ class _Part:
         for o in range(n):
             if o != w:
                 if out[o]:
-                    self._put(self.inboxes[o], ("b", w, out[o]))
+                    self._put(self.inboxes[o], ("b", w, encoders[o].take(), out[o]))
                 self._put(self.inboxes[o], ("e", w))
         del out, sent
         while self.ends < n - 1:
@@ -309,8 +328,11 @@ class _Part:
         check = True
         for k, (place, succ, ai, pg) in new:
             idx = len(keys)
+            # pooled values (a state received from another worker is made of this worker's
+            # values, see _Channel): the successors of a stored state share them
+            succ = intern(succ)
             if self.ident:
-                k = succ = intern(succ)
+                k = succ
             keys.append(k)
             seen.add(k)
             parent.append(pg)
@@ -343,6 +365,26 @@ class _Part:
         for _, a in self.new:
             cov_new[a] += 1
         self._put(self.results, ("level", w, len(states), event, self.generated, cov_gen, cov_new, places.tobytes()))
+
+    def _share(self, v: Any) -> Any:
+        """The value equal to ``v`` that this worker holds, down to the components (received
+        values are fresh objects: as in one process, the states must share their values, which
+        the model's memos — symmetry, VIEW, domains in TLC order — meet by identity)."""
+        c = v.__class__
+        if c is int or c is bool:
+            return v
+        pool = self.pool
+        r = pool.get(v)
+        if r is not None:
+            return r
+        share = self._share
+        if c is tuple:
+            v = tuple([share(x) for x in v])
+        elif c is frozenset:
+            v = frozenset([share(x) for x in v])
+        elif c is Fn:
+            v = fn_of_items(tuple([(share(k), share(x)) for k, x in dict.items(v)]))
+        return pool.setdefault(v, v)
 
     def advance(self, all_places: list[bytes]) -> None:
         """The next level's positions: the rank of each new state's place among every worker's."""
@@ -405,6 +447,38 @@ class _Part:
             elif cmd[0] == "node":
                 local = cmd[1]
                 self._put(self.results, ("node", self.w, self.keys[local], self.parent[local], self.action[local]))
+
+
+class _Channel:
+    """What one worker sent to another: each value of a state slot (and of a key slot) is sent
+    once, then by its number, so a batch is mostly tuples of small integers, and the receiver
+    rebuilds the states from its own copies of the values (shared as in one process)."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.ids: list[dict] = [{} for _ in range(2 * width)]
+        self.fresh: list[tuple[int, Any]] = []  # (slot, value) first sent in the current batch
+
+    def encode(self, st: tuple, off: int) -> tuple:
+        out = []
+        fresh = self.fresh
+        for slot, v in enumerate(st, off):
+            ids = self.ids[slot]
+            x = ids.get(v)
+            if x is None:
+                x = ids[v] = len(ids)
+                fresh.append((slot, v))
+            out.append(x)
+        return tuple(out)
+
+    def encode_key(self, k: Any) -> tuple:
+        if k.__class__ is tuple and len(k) == self.width:
+            return self.encode(k, self.width)
+        return (None, k)
+
+    def take(self) -> list:
+        fresh, self.fresh = self.fresh, []
+        return fresh
 
 
 class _Event(Exception):

@@ -35,6 +35,7 @@ __all__ = [
     "current_string_order",
     "ModelValue",
     "Fn",
+    "fn_of_items",
     "LazyFn",
     "LazySet",
     "Interval",
@@ -136,7 +137,7 @@ class Fn(dict):
         raise TypeError("TLA+ functions are immutable")
 
     def __reduce__(self) -> tuple:  # pickling (states sent between worker processes)
-        return (_fn_of_items, (tuple(dict.items(self)),))
+        return (fn_of_items, (tuple(dict.items(self)),))
 
     __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _ro  # type: ignore[assignment]
 
@@ -144,7 +145,7 @@ class Fn(dict):
         return f"Fn({dict.__repr__(self)})"
 
 
-def _fn_of_items(items: tuple) -> "Fn":
+def fn_of_items(items: tuple) -> "Fn":
     f = Fn()
     dict.update(f, items)
     f._h = None
