@@ -692,8 +692,9 @@ class _Search:
         if level_states:
             self.depth = 1
         self._progress(len(level_states))
-        if self.parallel is not None and level_states:
-            self.parallel.run(self, level_states)
+        parallel = self.parallel
+        if parallel is not None and parallel.takes(level_states):
+            parallel.run(self, level_states, level_idx)
             return
 
         # ---- breadth-first, one level at a time ----------------------------------------------
@@ -831,9 +832,14 @@ class _Search:
                 if level_states:
                     self.depth += 1
                 self._sync(generated, cov_gen, cov_new, len(level_states))
+                if parallel is not None and parallel.takes(level_states):
+                    break  # a level large enough for the worker processes: they search the rest
         except KeyboardInterrupt:
             self._sync(generated, cov_gen, cov_new, self.queue_left)
             raise
+        if parallel is not None and level_states:
+            parallel.run(self, level_states, level_idx)
+            return
         self._sync(generated, cov_gen, cov_new, 0)
         self._progress(0)
 

@@ -10,7 +10,7 @@ import os
 import re
 import sys
 
-__all__ = ["rss_bytes", "machine_bytes", "default_max_memory", "parse_memory", "memory_limit", "DEFAULT_FRACTION"]
+__all__ = ["rss_bytes", "pss_bytes", "machine_bytes", "default_max_memory", "parse_memory", "memory_limit", "DEFAULT_FRACTION"]
 
 DEFAULT_FRACTION = 0.6  # of the machine's physical memory
 
@@ -32,6 +32,20 @@ def rss_bytes(pid: int | None = None) -> int:
 
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return peak if sys.platform == "darwin" else peak * 1024
+
+
+def pss_bytes(pid: int) -> int:
+    """Proportional set size of process ``pid`` (Linux): its resident memory with the pages it
+    shares with other processes (a forked worker and the checker) counted in proportion, so the
+    sum over the processes of one search is its real memory; its RSS where that is unknown."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return rss_bytes(pid)
 
 
 def machine_bytes() -> int | None:

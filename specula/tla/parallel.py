@@ -39,7 +39,7 @@ from typing import Any
 
 from specula.errors import EvalError, WorkerError
 from specula.tla.compile.env import IMPURE_NATIVES
-from specula.tla.memory import rss_bytes
+from specula.tla.memory import pss_bytes
 from specula.tla.outcome import Found, Stop
 from specula.tla.symmetry import identity
 from specula.tla.values import Fn, fn_of_items
@@ -50,6 +50,9 @@ State = tuple
 SHIFT = 32  # place = pos << SHIFT | j
 LAST = (1 << SHIFT) - 1  # j of "after every successor" (a deadlock, the max_states cut)
 CHUNK = 512  # successors per batch sent to an owner
+# the checker searches in one process until a level has this many states (forking the workers
+# and a barrier per level cost more than they save on small levels)
+SPLIT_LEVEL = 1000
 PROTO = pickle.HIGHEST_PROTOCOL
 _TLA_DIR = Path(__file__).resolve().parent
 
@@ -100,7 +103,7 @@ class _Part:
     """One worker: its states of the current level, its part of the seen set, and what it saw
     during the level (for the counts at an event)."""
 
-    def __init__(self, w: int, n: int, search: Any, level: list[State], boxes: tuple) -> None:
+    def __init__(self, w: int, n: int, search: Any, level: list[State], level_idx: list[int], boxes: tuple) -> None:
         self.w, self.n = w, n
         self.ppid = os.getppid()
         self.model = search.model
@@ -108,14 +111,15 @@ class _Part:
         self.key = search.key
         self.ident = self.key is identity
         self.intern = getattr(self.model, "intern_state", identity)
-        self.base = search.init_count  # gids of initial states are their indices in the checker
+        self.base = len(search.keys)  # gids below: the states the checker stored (its indices)
         self.inboxes, self.results, self.commands = boxes
         self.n_actions = len(search.coverage)
         self.pool: dict = {}  # every value received, by value (see _share)
         self.width = len(level[0])
         self.encoders = [_Channel(self.width) for _ in range(n)]  # to each worker
         self.decoders = [[[] for _ in range(2 * self.width)] for _ in range(n)]  # from each worker
-        self.seen: set = set()
+        # the checker's seen set (copy-on-write): also the keys of other workers, never looked up
+        self.seen: dict = search.seen
         self.keys: list = []
         self.parent = array("q")
         self.action = array("i")
@@ -124,12 +128,11 @@ class _Part:
         self.lv_gid = array("q")
         keys = search.keys
         for pos, st in enumerate(level):
-            k = keys[pos]
+            k = keys[level_idx[pos]]
             if hash(k) % n == w:
-                self.seen.add(k)
                 self.lv_states.append(st)
                 self.lv_pos.append(pos)
-                self.lv_gid.append(pos)
+                self.lv_gid.append(level_idx[pos])
         self.progress_every = min(1.0, search.limits.progress_every)
         self._reset_level()
 
@@ -334,10 +337,10 @@ class _Part:
             if self.ident:
                 k = succ
             keys.append(k)
-            seen.add(k)
+            gid = base + idx * n + w
+            seen[k] = gid
             parent.append(pg)
             action.append(ai)
-            gid = base + idx * n + w
             places.append(place)
             states.append(succ)
             gids.append(gid)
@@ -486,7 +489,7 @@ class _Event(Exception):
         self.j, self.phase, self.info = j, phase, info
 
 
-def _worker_main(w: int, n: int, search: Any, level: list[State], boxes: tuple) -> None:
+def _worker_main(w: int, n: int, search: Any, level: list[State], level_idx: list[int], boxes: tuple) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the checker stops the workers (SIGKILL)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:  # die with the checker, whatever kills it
@@ -495,7 +498,7 @@ def _worker_main(w: int, n: int, search: Any, level: list[State], boxes: tuple) 
         pass
     results = boxes[1]
     try:
-        part = _Part(w, n, search, level, boxes)
+        part = _Part(w, n, search, level, level_idx, boxes)
         while True:
             part.expand()
             if not part.serve():
@@ -522,7 +525,11 @@ class ParallelRun:
         self.boxes: tuple = ()
         self.last: dict[int, tuple] = {}  # worker -> its last progress (generated, expanded, new)
 
-    def run(self, search: Any, level: list[State]) -> None:
+    def takes(self, level: list[State]) -> bool:
+        """Whether the workers search from this level on (it is large enough)."""
+        return len(level) >= SPLIT_LEVEL
+
+    def run(self, search: Any, level: list[State], level_idx: list[int]) -> None:
         ctx = multiprocessing.get_context("fork")
         n = self.n
         inboxes = [ctx.Queue() for _ in range(n)]
@@ -532,8 +539,9 @@ class ParallelRun:
         self.search = search
         self.generated = search.generated
         self.distinct = search.distinct
-        self.cov_gen = [0] * len(search.coverage)
-        self.cov_new = [0] * len(search.coverage)
+        self.cov_gen = [c.generated for c in search.coverage]
+        self.cov_new = [c.distinct for c in search.coverage]
+        self.base = len(search.keys)
         self.n_level = len(level)
         limits = search.limits
         self.deadline = None if limits.max_seconds is None else search.t0 + limits.max_seconds
@@ -545,11 +553,11 @@ class ParallelRun:
             return
         try:
             for w in range(n):
-                p = ctx.Process(target=_worker_main, args=(w, n, search, level, self.boxes), daemon=True,
+                p = ctx.Process(target=_worker_main, args=(w, n, search, level, level_idx, self.boxes), daemon=True,
                                 name=f"specula-worker-{w}")
                 p.start()
                 self.procs.append(p)
-            del level
+            del level, level_idx
             self._levels()
         except KeyboardInterrupt:
             self._partial()
@@ -631,7 +639,7 @@ class ParallelRun:
     def _adopt(self, gid: int) -> int:
         """Copy the path to ``gid`` from the workers into the search (its keys, parents and
         actions), so that its ``trace`` replays it; returns the search's index of ``gid``."""
-        search, n, base = self.search, self.n, self.search.init_count
+        search, n, base = self.search, self.n, self.base
         chain = []
         g = gid
         while g >= base:
@@ -704,7 +712,7 @@ class ParallelRun:
         max_memory = s.limits.max_memory
         if max_memory is not None and now >= self.memory_due:
             self.memory_due = now + 0.25
-            if rss_bytes() + sum(rss_bytes(p.pid) for p in self.procs) >= max_memory:
+            if pss_bytes(os.getpid()) + sum(pss_bytes(p.pid) for p in self.procs) >= max_memory:
                 self._partial()
                 raise Stop("max_memory")
         if now >= self.next_tick:

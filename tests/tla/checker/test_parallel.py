@@ -1,0 +1,216 @@
+"""``check --workers N`` (specula.tla.parallel): the multi-process search reports what the
+single-process search reports — TLC's verdict, counts and depth (expected.json, recorded with
+TLC), the same counterexample, queue and coverage, also when it stops at an error or a limit —
+and checks in one process, saying why, what it cannot reproduce exactly."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from specula.cli import main
+from specula.errors import WorkerError
+from specula.tla import parallel
+from specula.tla.checker import Limits, build_model, check, check_spec
+
+SPECS = Path(__file__).resolve().parents[1] / "specs"
+EXPECTED: dict[str, dict] = json.loads((SPECS / "expected.json").read_text())
+
+# passing models (with SYMMETRY, VIEW, constraints) and every way a search ends at an error:
+# invariant (also of an initial state), deadlock, action property, evaluation error
+PARALLEL = ["ActionConstraint", "ActionPropFail", "Arith", "DisjInside", "EvalError", "InitViolation", "Jugs",
+            "MutexBuggy", "NestedExcept", "Philosophers", "Queue", "SetMapFilter", "Strings", "SubsetNext",
+            "Symmetric", "TwoPhase", "ViewSpec"]
+
+
+@pytest.fixture(autouse=True)
+def _workers_from_the_first_level(monkeypatch):
+    # the checker hands over to the workers at the first level of SPLIT_LEVEL states; these
+    # models are small: from the first level on
+    monkeypatch.setattr(parallel, "SPLIT_LEVEL", 1)
+
+
+def _figures(res) -> tuple:
+    return (res.verdict, res.message, res.violated, res.distinct, res.generated, res.depth, res.queue_left,
+            res.stopped, res.counterexample, [(c.generated, c.distinct) for c in res.coverage],
+            [(p.name, p.status) for p in res.properties])
+
+
+def _run(tla: Path, cfg: Path, workers: int, **limits):
+    model, c = build_model(tla, cfg)
+    return check(model, Limits(**limits), cfg=c, workers=workers)
+
+
+@pytest.mark.parametrize("name", PARALLEL)
+def test_two_workers_report_tlcs_figures_and_the_single_search_trace(name: str) -> None:
+    exp = EXPECTED[name]
+    one = check_spec(SPECS / f"{name}.tla", SPECS / f"{name}.cfg", Limits(max_seconds=60), workers=1)
+    two = check_spec(SPECS / f"{name}.tla", SPECS / f"{name}.cfg", Limits(max_seconds=60), workers=2)
+    assert two.workers == 2 and not two.workers_note
+    assert two.verdict == exp["verdict"], two.message
+    for field in ("distinct", "generated", "depth", "violated"):
+        if exp[field] is not None:
+            assert getattr(two, field) == exp[field], field
+    if exp["trace_len"]:
+        assert len(two.counterexample) == exp["trace_len"]
+    assert _figures(two) == _figures(one)
+
+
+GRID = """---- MODULE Grid ----
+EXTENDS Naturals
+CONSTANTS N, A, B
+VARIABLES x, y, z
+Init == x \\in 0..1 /\\ y = 0 /\\ z = 0
+Next == \\/ x < N /\\ x' = x + 1 /\\ UNCHANGED <<y, z>>
+        \\/ y < N /\\ y' = (y + x + z) % N /\\ UNCHANGED <<x, z>>
+        \\/ \\E k \\in 0..2 : z' = (z + k * x + y) % 7 /\\ UNCHANGED <<x, y>>
+        \\/ x = A /\\ y = B /\\ z = 1 /\\ x' = CHOOSE v \\in {} : TRUE /\\ UNCHANGED <<y, z>>
+Stuck == \\/ x < A /\\ x' = x + 1 /\\ UNCHANGED <<y, z>>
+         \\/ y < B /\\ y' = y + 1 /\\ UNCHANGED <<x, z>>
+         \\/ x + y < A + B - 1 /\\ z < 3 /\\ z' = z + 1 /\\ UNCHANGED <<x, y>>
+Inv == ~(x = A /\\ y = B /\\ z = 4)
+InvErr == IF x = A /\\ y = B /\\ z = 2 THEN CHOOSE v \\in {} : TRUE ELSE TRUE
+Steps == [][~(x = A /\\ y' = B /\\ z' = 2)]_<<x, y, z>>
+Con == x + y < A + B
+====
+"""
+GRID_CASES = {
+    "next-error": "NEXT Next\n",
+    "invariant-error": "NEXT Next\nINVARIANT InvErr\n",
+    "invariant-constraint": "NEXT Next\nINVARIANT Inv\nCONSTRAINT Con\n",
+    "action-property": "NEXT Next\nPROPERTY Steps\n",
+    "deadlock": "NEXT Stuck\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(GRID_CASES))
+@pytest.mark.parametrize("a,b", [(1, 4), (3, 1), (7, 7)])
+@pytest.mark.parametrize("split", [1, 12])
+def test_the_error_met_first_wins_wherever_it_is_in_the_level(tmp_path: Path, monkeypatch, case: str, a: int, b: int,
+                                                              split: int) -> None:
+    # three workers (from the first level, or handed over by the checker at a level of 12
+    # states), errors placed at different points of a level: the counts, the queue and the
+    # trace at the error are the single search's
+    monkeypatch.setattr(parallel, "SPLIT_LEVEL", split)
+    tla = tmp_path / "Grid.tla"
+    tla.write_text(GRID)
+    cfg = tmp_path / "Grid.cfg"
+    cfg.write_text(f"CONSTANTS N = 9 A = {a} B = {b}\nINIT Init\n{GRID_CASES[case]}")
+    one, three = _run(tla, cfg, 1), _run(tla, cfg, 3)
+    assert three.workers == 3
+    assert _figures(three) == _figures(one)
+
+
+@pytest.mark.parametrize("limit", [{"max_states": n} for n in (1, 2, 7, 50, 143, 287)]
+                         + [{"max_depth": d} for d in (1, 2, 6, 11, 12)])
+@pytest.mark.parametrize("split", [1, 30])
+def test_state_and_depth_limits_cut_where_the_single_search_cuts(monkeypatch, limit: dict, split: int) -> None:
+    monkeypatch.setattr(parallel, "SPLIT_LEVEL", split)
+    tla, cfg = SPECS / "TwoPhase.tla", SPECS / "TwoPhase.cfg"
+    one, two = _run(tla, cfg, 1, **limit), _run(tla, cfg, 2, **limit)
+    assert two.workers == 2
+    assert _figures(two) == _figures(one)
+
+
+def test_temporal_properties_are_checked_in_one_process_with_the_reason(capsys) -> None:
+    exp = EXPECTED["LiveFairPropFail"]
+    res = check_spec(SPECS / "LiveFairPropFail.tla", SPECS / "LiveFairPropFail.cfg", workers=2)
+    assert res.workers == 1 and "temporal properties (FairY)" in res.workers_note
+    assert (res.verdict, res.distinct, res.generated) == (exp["verdict"], exp["distinct"], exp["generated"])
+    assert main(["check", str(SPECS / "LiveCycle.tla"), "--workers", "2"]) == 0
+    err = capsys.readouterr().err
+    assert "--workers 2: checked in one process: temporal properties" in err
+
+
+def test_a_spec_whose_results_depend_on_the_search_order_is_checked_in_one_process(tmp_path: Path) -> None:
+    tla = tmp_path / "Level.tla"
+    tla.write_text("---- MODULE Level ----\nEXTENDS Naturals, TLC\nVARIABLE x\nInit == x = 0\n"
+                   "Next == x' = (x + 1) % 5\nShallow == TLCGet(\"level\") < 4\n====\n")
+    (tmp_path / "Level.cfg").write_text("INIT Init\nNEXT Next\nCONSTRAINT Shallow\n")
+    res = check_spec(tla, tmp_path / "Level.cfg", workers=2)
+    assert res.workers == 1 and "Level.tla uses TLCGet" in res.workers_note
+    # TLC 2.18: 4 states generated, 3 distinct states found, depth 3
+    assert (res.verdict, res.generated, res.distinct, res.depth) == ("ok", 4, 3, 3)
+
+
+# 2,000 initial states: wide levels from the start (the worker processes search from the first one)
+BIG = ("---- MODULE Big ----\nEXTENDS Naturals\nVARIABLES x, y\nInit == x \\in 0..1999 /\\ y = 0\n"
+       "Next == \\/ x' = (x + 1) % 100000 /\\ y' = y\n        \\/ y' = (y + 1) % 100000 /\\ x' = x\n====\n")
+
+
+def _workers() -> list:
+    return [p for p in multiprocessing.active_children() if p.name.startswith("specula-worker-")]
+
+
+def test_a_worker_that_dies_is_a_clear_error_and_leaves_no_process(tmp_path: Path) -> None:
+    tla = tmp_path / "Big.tla"
+    tla.write_text(BIG)
+    (tmp_path / "Big.cfg").write_text("INIT Init\nNEXT Next\n")
+    out: list = []
+
+    def run() -> None:
+        try:
+            out.append(check_spec(tla, tmp_path / "Big.cfg", Limits(max_seconds=600), workers=2))
+        except WorkerError as exc:
+            out.append(exc)
+
+    t = threading.Thread(target=run)
+    t.start()
+    while len(_workers()) < 2 and t.is_alive():  # wait for the workers to exist
+        time.sleep(0.01)
+    victim = next(p for p in _workers() if p.name == "specula-worker-1")
+    os.kill(victim.pid, signal.SIGKILL)
+    t.join(600)
+    assert not t.is_alive()
+    assert isinstance(out[0], WorkerError) and "worker 1 of the search stopped unexpectedly (killed by signal 9)" in str(out[0])
+    assert _workers() == []
+
+
+def _children(pid: int) -> list[int]:
+    kids: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        kids += [int(x) for x in (task / "children").read_text().split()]
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc")
+def test_ctrl_c_stops_every_worker_and_prints_the_figures_so_far(tmp_path: Path) -> None:
+    tla = tmp_path / "Big.tla"
+    tla.write_text(BIG)
+    (tmp_path / "Big.cfg").write_text("INIT Init\nNEXT Next\n")
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    p = subprocess.Popen(["specula", "check", str(tla), "--workers", "2", "--json"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env)
+    err = b""
+    for line in p.stderr:  # the first progress line: the workers are searching
+        err += line
+        if b"states generated" in line and b"Progress(1)" not in line:
+            break
+    kids = _children(p.pid)
+    assert len(kids) >= 2, err.decode()
+    p.send_signal(signal.SIGINT)
+    out, rest = p.communicate(timeout=300)
+    assert p.returncode == 130, (err + rest).decode()
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["distinct"] > 1 and data["generated"] > 1
+    for pid in kids:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+
+
+def test_a_time_limit_stops_the_workers_with_the_figures_so_far(tmp_path: Path, capsys) -> None:
+    tla = tmp_path / "Big.tla"
+    tla.write_text(BIG)
+    (tmp_path / "Big.cfg").write_text("INIT Init\nNEXT Next\n")
+    assert main(["check", str(tla), "--workers", "2", "--max-seconds", "1", "--json"]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["stopped"] == "max_seconds" and data["distinct"] > 1
+    assert _workers() == []
