@@ -211,7 +211,6 @@ def _check(
         why = parallel_obstacle(model, plan)
         if why is None:
             search.parallel = ParallelRun(workers)
-            result.workers = workers
         else:
             result.workers_note = f"--workers {workers}: checked in one process: {why}"
     obligations: list = []
@@ -281,6 +280,8 @@ def _check(
             pr.detail = pr.detail or "search did not complete"
     result.distinct = search.distinct
     result.generated = search.generated + search.composed()
+    if search.parallel is not None and search.parallel.started:  # else no level was large enough
+        result.workers = workers
     # stopped while generating the next level: TLC counts that level in the depth
     result.depth = search.depth + (1 if search._next else 0)
     result.queue_left = search.queue_left

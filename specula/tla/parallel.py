@@ -70,6 +70,7 @@ def default_workers() -> int:
 
 
 _IMPURE = re.compile(r"\b(" + "|".join(sorted(IMPURE_NATIVES)) + r")\b")
+_COMPOSE = re.compile(r"\\cdot\b")
 _COMMENTS = re.compile(r"\(\*.*?\*\)|\\\*[^\n]*", re.S)
 
 
@@ -89,10 +90,14 @@ def obstacle(model: Any, plan: Any) -> str | None:
                 continue
         except (OSError, ValueError):
             pass
-        m = _IMPURE.search(_COMMENTS.sub(" ", text))
+        code = _COMMENTS.sub(" ", text)
+        m = _IMPURE.search(code)
         if m:
             return (f"{Path(path).name} uses {m.group(1)}, whose value or effect depends on the order of the "
                     "search")
+        if _COMPOSE.search(code):
+            return (f"{Path(path).name} composes actions (\\cdot), whose intermediate states only the "
+                    "single-process search counts")
     return None
 
 
@@ -141,7 +146,7 @@ class _Part:
         self.ends = 0
         self.exp_pos = array("q")  # expanded parents' positions, in order
         self.exp_n = array("i")  # ... and their numbers of successors
-        self.succ_act = array("H")  # the action of every successor generated, in order
+        self.succ_act = array("I")  # the action of every successor generated, in order
         self.expanded = 0
         self.generated = 0
         self.event: tuple | None = None  # (pos, j, phase, info) of the first event seen here
@@ -524,6 +529,7 @@ class ParallelRun:
         self.procs: list = []
         self.boxes: tuple = ()
         self.last: dict[int, tuple] = {}  # worker -> its last progress (generated, expanded, new)
+        self.started = False  # the workers searched (the checker handed a level over)
 
     def takes(self, level: list[State]) -> bool:
         """Whether the workers search from this level on (it is large enough)."""
@@ -551,6 +557,7 @@ class ParallelRun:
             search.depth_cut = True
             search.queue_left = len(level)
             return
+        self.started = True
         try:
             for w in range(n):
                 p = ctx.Process(target=_worker_main, args=(w, n, search, level, level_idx, self.boxes), daemon=True,

@@ -55,7 +55,8 @@ def test_two_workers_report_tlcs_figures_and_the_single_search_trace(name: str) 
     exp = EXPECTED[name]
     one = check_spec(SPECS / f"{name}.tla", SPECS / f"{name}.cfg", Limits(max_seconds=60), workers=1)
     two = check_spec(SPECS / f"{name}.tla", SPECS / f"{name}.cfg", Limits(max_seconds=60), workers=2)
-    assert two.workers == 2 and not two.workers_note
+    # an initial state's violation ends the search before the workers start
+    assert two.workers == (1 if name == "InitViolation" else 2) and not two.workers_note
     assert two.verdict == exp["verdict"], two.message
     for field in ("distinct", "generated", "depth", "violated"):
         if exp[field] is not None:
@@ -106,7 +107,7 @@ def test_the_error_met_first_wins_wherever_it_is_in_the_level(tmp_path: Path, mo
     cfg = tmp_path / "Grid.cfg"
     cfg.write_text(f"CONSTANTS N = 9 A = {a} B = {b}\nINIT Init\n{GRID_CASES[case]}")
     one, three = _run(tla, cfg, 1), _run(tla, cfg, 3)
-    assert three.workers == 3
+    assert three.workers == 3 or split > 1  # (a search may end before a level of 12 states)
     assert _figures(three) == _figures(one)
 
 
@@ -117,7 +118,7 @@ def test_state_and_depth_limits_cut_where_the_single_search_cuts(monkeypatch, li
     monkeypatch.setattr(parallel, "SPLIT_LEVEL", split)
     tla, cfg = SPECS / "TwoPhase.tla", SPECS / "TwoPhase.cfg"
     one, two = _run(tla, cfg, 1, **limit), _run(tla, cfg, 2, **limit)
-    assert two.workers == 2
+    assert two.workers == 2 or split > 1 or limit.get("max_depth") == 1 or limit.get("max_states") == 1
     assert _figures(two) == _figures(one)
 
 
@@ -214,3 +215,18 @@ def test_a_time_limit_stops_the_workers_with_the_figures_so_far(tmp_path: Path, 
     data = json.loads(capsys.readouterr().out)
     assert data["stopped"] == "max_seconds" and data["distinct"] > 1
     assert _workers() == []
+
+
+def test_action_composition_is_checked_in_one_process() -> None:
+    # the intermediate states of A \cdot B are counted by the one-process search only; TLC 2.18
+    # (-Dtlc2.tool.impl.Tool.cdot=true): 55 states generated, 14 distinct, 5 left (test_cdot.py)
+    cdot = Path(__file__).resolve().parent / "cdot"
+    res = check_spec(cdot / "Cdot.tla", cdot / "Cdot.cfg", workers=2)
+    assert res.workers == 1 and "composes actions" in res.workers_note
+    assert (res.verdict, res.distinct, res.generated, res.queue_left) == ("deadlock", 14, 55, 5)
+
+
+def test_workers_is_one_when_no_level_reaches_the_split(monkeypatch) -> None:
+    monkeypatch.setattr(parallel, "SPLIT_LEVEL", 10_000)
+    res = check_spec(SPECS / "TwoPhase.tla", SPECS / "TwoPhase.cfg", workers=2)
+    assert res.workers == 1 and not res.workers_note and (res.distinct, res.generated) == (288, 1146)
