@@ -70,7 +70,7 @@ def main() -> None:
             continue
         fields = ("verdict", "distinct", "generated", "depth", "trace")
         same = all(tuple(r[f] for f in fields) == tuple(s1[0][f] for f in fields) for r in s1 + sn)
-        note = next((r["note"].splitlines()[-1] for r in sn if "checked in one process" in r["note"]), "")
+        note = next((line for r in sn for line in r["note"].splitlines() if "checked in one process" in line), "")
         m1 = statistics.median(r["wall"] for r in s1)
         mn = statistics.median(r["wall"] for r in sn)
         row = f"| {name} | {s1[0]['distinct']:,} | {m1:.2f} | {mn:.2f} | {m1 / mn:.2f} |"
