@@ -1,19 +1,21 @@
-"""Agreement with TLC on the small models of tlaplus/Examples.
+"""Agreement with TLC on the models of tlaplus/Examples.
 
-For every model in a ``manifest.json`` with mode "exhaustive search" and a recorded runtime under
-one minute, run specula's checker (in a subprocess with a timeout) and compare with TLC's
-recorded result (success / safety failure) and, where recorded, distinct and total state
-counts. Models with a temporal property specula cannot analyse ("not checked") are listed
-but left out of the rate; liveness failures are compared by verdict.
+The reference is TLC's own figures in the Examples' ``manifest.json`` files (recorded by the
+Examples' CI with a current TLC and the community modules): result (success / safety failure /
+liveness failure), distinct and total states and depth where recorded. Every selected model is
+run by specula's checker in a subprocess with a time limit, from the repository's root as the
+Examples' CI runs TLC (specs read their trace files relative to it), and each model that does
+not agree is listed with its reason: a different verdict or count, the time limit (with the
+states reached), a temporal property not checked, or an error. The local TLC (SPECULA_TLA2TOOLS)
+is run only for those, and only to say whether it can check them (its figures are not the
+reference: it is TLC 2.18, older than the manifests' TLC — no ``TLCGet("-D...")``, for one).
 
-The recorded results come from the Examples' own CI (a newer TLC and newer community modules
-than the TLC 2.18 here). Where specula does not agree and SPECULA_TLA2TOOLS is set, the model is
-also run with the local TLC: when that TLC rejects it too (an operator or module the recorded
-run had, e.g. ``TLCGet("-D...")`` or SVG's newer operators), the model is listed as ``tlc-env``
-and left out of the rate, with TLC's message.
+Selection: by default the exhaustive-search models with a recorded runtime under one minute;
+``--max-distinct N``: those with at most N distinct states recorded (and those without a count
+whose runtime is under a minute).
 
-    python benchmarks/perf/examples_vs_tlc.py [--examples /work/ext/examples] [--only SUBSTR]
-        [--timeout 120] [--json out.json] [--rerun previous.json --timeout 600]
+    python benchmarks/perf/examples_vs_tlc.py --examples DIR [--max-distinct 1000000] [--timeout 600]
+        [--only SUBSTR] [--jobs 2] [--json out.json] [--rerun previous.json]
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import json
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -37,7 +40,8 @@ try:
     r = check(model, Limits(max_seconds=secs), cfg=c)
     out = {"verdict": r.verdict, "distinct": r.distinct, "generated": r.generated, "depth": r.depth,
            "message": r.message[:300], "stopped": r.stopped,
-           "not_checked": [p.name for p in r.properties if p.status == "not checked"]}
+           "not_checked": [f"{p.name} ({p.detail[:160]})" if p.detail else p.name
+                           for p in r.properties if p.status == "not checked"]}
 except BaseException as exc:  # report every failure as data
     diags = getattr(exc, "diagnostics", None)
     msg = str(exc)
@@ -52,6 +56,8 @@ out["seconds"] = round(time.monotonic() - t, 2)
 print("@@RESULT@@" + json.dumps(out))
 """
 
+SAFETY = ("invariant", "deadlock", "action-property", "assumption")
+
 
 @dataclass
 class Row:
@@ -59,12 +65,15 @@ class Row:
     tlc_result: str
     tlc_distinct: int | None
     tlc_total: int | None
+    tlc_depth: int | None = None
     verdict: str = ""
     distinct: int | None = None
     generated: int | None = None
+    depth: int | None = None
     seconds: float = 0.0
-    status: str = ""  # agree | disagree | liveness | crash | timeout
-    note: str = ""
+    status: str = ""  # agree | disagree | timeout | liveness | crash
+    note: str = ""  # the reason, for every status but agree
+    local_tlc: str = ""  # the local TLC's verdict, for a model specula does not agree on
 
 
 def models(examples: Path, only: str | None, max_distinct: int | None = None) -> list[tuple[Path, Path, dict]]:
@@ -85,98 +94,125 @@ def _seconds(md: dict) -> int:
     return h * 3600 + m * 60 + s
 
 
-def agree(row: Row, res: dict) -> tuple[str, str]:
+def agree(row: Row, res: dict, timeout: float) -> tuple[str, str]:
+    """(status, reason) of specula's result ``res`` against the manifest's figures in ``row``."""
     v = res.get("verdict")
     if v == "crash":
         return "crash", res.get("message", "")
-    if res.get("not_checked") and v in ("ok", "limit"):
-        return "liveness", "not checked: " + ", ".join(res.get("not_checked") or ["?"])
     if v == "limit":
-        return "timeout", res.get("message", "")
+        reached = f"{res.get('distinct')} distinct / {res.get('generated')} generated"
+        want = f" of TLC's {row.tlc_distinct:,}" if row.tlc_distinct is not None else ""
+        if res.get("stopped") == "max_seconds" or res.get("message") == "timeout":
+            return "timeout", f"time limit ({timeout:.0f} s): {reached} states{want}, depth {res.get('depth')}"
+        return "timeout", f"stopped ({res.get('stopped') or res.get('message')}): {reached}"
+    if res.get("not_checked") and v == "ok":
+        return "liveness", "temporal property not checked: " + "; ".join(res.get("not_checked") or ["?"])
     if row.tlc_result == "liveness failure" or v == "liveness":
         if (row.tlc_result == "liveness failure") != (v == "liveness"):
-            return "disagree", f"verdict {v}: {res.get('message', '')}"
+            return "disagree", f"verdict {v} (TLC: {row.tlc_result}): {res.get('message', '')}"
         return "agree", ""
     want_ok = row.tlc_result == "success"
-    safety = ("invariant", "deadlock", "action-property", "assumption")
-    if (want_ok and v != "ok") or (not want_ok and v not in safety):
-        return "disagree", f"verdict {v}: {res.get('message', '')}"
+    if (want_ok and v != "ok") or (not want_ok and v not in SAFETY):
+        return "disagree", f"verdict {v} (TLC: {row.tlc_result}): {res.get('message', '')}"
     if want_ok and row.tlc_distinct is not None:
-        if (res.get("distinct"), res.get("generated")) != (row.tlc_distinct, row.tlc_total):
-            return "disagree", f"counts {res.get('distinct')}/{res.get('generated')} vs TLC {row.tlc_distinct}/{row.tlc_total}"
+        got = (res.get("distinct"), res.get("generated"))
+        if got != (row.tlc_distinct, row.tlc_total):
+            return "disagree", f"counts {got[0]}/{got[1]} vs TLC {row.tlc_distinct}/{row.tlc_total}"
+        if row.tlc_depth is not None and res.get("depth") != row.tlc_depth:
+            return "disagree", f"depth {res.get('depth')} vs TLC {row.tlc_depth}"
     return "agree", ""
 
 
-def local_tlc(tla: Path, cfg: Path) -> tuple[str, str] | None:
-    """The local TLC's verdict and first error line, when it cannot check the model as recorded."""
+def local_tlc(tla: Path, cfg: Path, cwd: Path) -> str:
+    """The local TLC's verdict (and first error line), for a model specula does not agree on."""
     from checker_tlc import run_tlc, tlc_jar
 
     if tlc_jar() is None:
-        return None
-    t = run_tlc(tla, cfg, timeout=300)
+        return ""
+    t = run_tlc(tla, cfg, timeout=600)
     lines = [ln.strip() for ln in t.output.splitlines()]
     msg = next((ln for ln in lines if ln.startswith(("Unknown operator", "Cannot find source file", "Error:"))
                 and "Parsing or semantic analysis failed" not in ln), "")
     for i, ln in enumerate(lines):  # TLC explains an evaluation error a few lines below "Error:"
         if ln.startswith("but it produced the following error:") and i + 1 < len(lines):
             msg = lines[i + 1]
-    return t.verdict, msg
+    counts = f" {t.distinct}/{t.generated}" if t.distinct is not None else ""
+    return f"{t.verdict}{counts} in {t.seconds:.0f} s" + (f": {msg}" if msg else "")
+
+
+def run_one(examples: Path, tla: Path, cfg: Path, md: dict, timeout: float, library: str,
+            with_tlc: bool) -> Row:
+    rel = str(cfg.relative_to(examples / "specifications"))
+    row = Row(rel, md["result"], md.get("distinctStates"), md.get("totalStates"), md.get("stateDepth"))
+    t = time.monotonic()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", WORKER, str(tla), str(cfg), str(timeout), library],
+            capture_output=True, text=True, timeout=timeout + 60, cwd=examples,
+        )
+        line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("@@RESULT@@")), None)
+        res = json.loads(line[len("@@RESULT@@"):]) if line else {"verdict": "crash", "message": proc.stderr[-300:]}
+    except subprocess.TimeoutExpired:
+        res = {"verdict": "limit", "message": "timeout"}
+    row.seconds = round(time.monotonic() - t, 1)
+    row.verdict = res.get("verdict", "")
+    row.distinct, row.generated, row.depth = res.get("distinct"), res.get("generated"), res.get("depth")
+    row.status, row.note = agree(row, res, timeout)
+    if with_tlc and row.status in ("crash", "disagree"):
+        row.local_tlc = local_tlc(tla, cfg, examples)
+    return row
 
 
 def run(examples: Path, only: str | None, timeout: float, out_json: Path | None, library: str = "",
         rerun: set[str] | None = None, previous: list[Row] | None = None,
-        max_distinct: int | None = None, start: int = 0) -> list[Row]:
-    rows: list[Row] = []
+        max_distinct: int | None = None, start: int = 0, jobs: int = 1, with_tlc: bool = True) -> list[Row]:
     kept = {r.model: r for r in previous or []}
+    todo, rows = [], []
     for tla, cfg, md in models(examples, only, max_distinct)[start:]:
         rel = str(cfg.relative_to(examples / "specifications"))
         if rerun is not None and rel not in rerun and rel in kept:
             rows.append(kept[rel])
-            continue
-        row = Row(rel, md["result"], md.get("distinctStates"), md.get("totalStates"))
-        t = time.monotonic()
-        try:
-            proc = subprocess.run(
-                [sys.executable, "-c", WORKER, str(tla), str(cfg), str(timeout), library],
-                capture_output=True, text=True, timeout=timeout + 30, cwd=tla.parent,
-            )
-            line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("@@RESULT@@")), None)
-            res = json.loads(line[len("@@RESULT@@"):]) if line else {"verdict": "crash", "message": proc.stderr[-300:]}
-        except subprocess.TimeoutExpired:
-            res = {"verdict": "limit", "message": "timeout"}
-        row.seconds = round(time.monotonic() - t, 1)
-        row.verdict = res.get("verdict", "")
-        row.distinct, row.generated = res.get("distinct"), res.get("generated")
-        row.status, row.note = agree(row, res)
-        if row.status in ("crash", "disagree"):
-            local = local_tlc(tla, cfg)
-            if local is not None and local[0] in ("error", "assumption", "unknown") and md["result"] != "error":
-                row.status, row.note = "tlc-env", f"local TLC 2.18 fails too: {local[1]}; specula: {row.note}"
-        rows.append(row)
+        else:
+            todo.append((tla, cfg, md))
+
+    def one(item: tuple) -> Row:
+        row = run_one(examples, *item, timeout, library, with_tlc)
         print(f"{row.status:9} {row.model:60} TLC {row.tlc_result:15} {row.tlc_distinct!s:>8}/{row.tlc_total!s:<9} "
-              f"specula {row.verdict:15} {row.distinct!s:>8}/{row.generated!s:<9} {row.seconds:6.1f}s {row.note[:120]}",
+              f"specula {row.verdict:15} {row.distinct!s:>8}/{row.generated!s:<9} {row.seconds:6.1f}s {row.note[:150]}",
               flush=True)
-        if out_json:
-            out_json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
-    counted = [r for r in rows if r.status not in ("liveness", "tlc-env")]
-    ok = sum(r.status == "agree" for r in counted)
-    env = sum(r.status == "tlc-env" for r in rows)
-    live = sum(r.status == "liveness" for r in rows)
-    print(f"\n{len(rows)} models; not counted: {live} with temporal properties unanalysed in the time limit, "
-          f"{env} the local TLC cannot check either; agreement {ok}/{len(counted)} = {100 * ok / max(1, len(counted)):.1f}%")
+        return row
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for row in pool.map(one, todo):
+            rows.append(row)
+            if out_json:
+                out_json.write_text(json.dumps([asdict(r) for r in sorted(rows, key=lambda r: r.model)], indent=1))
+    rows.sort(key=lambda r: r.model)
+    report(rows, timeout)
+    return rows
+
+
+def report(rows: list[Row], timeout: float) -> None:
+    ok = sum(r.status == "agree" for r in rows)
+    print(f"\n{len(rows)} models, time limit {timeout:.0f} s each: {ok} agree with TLC's verdict and counts "
+          f"({100 * ok / max(1, len(rows)):.1f}%)")
     by: dict[str, int] = {}
-    for r in counted:
+    for r in rows:
         by[r.status] = by.get(r.status, 0) + 1
     print("by status:", by)
-    return rows
+    for r in rows:
+        if r.status != "agree":
+            print(f"  {r.model}: {r.status}: {r.note}" + (f" [local TLC 2.18: {r.local_tlc}]" if r.local_tlc else ""))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", type=Path, default=Path("/work/ext/examples"))
     ap.add_argument("--only", default=None)
-    ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--jobs", type=int, default=1, help="models checked at once")
+    ap.add_argument("--no-tlc", action="store_true", help="never run the local TLC")
     ap.add_argument("--library", default="", help="extra modules folder (specula's library has the community modules)")
     ap.add_argument("--max-distinct", type=int, default=None,
                     help="select the models with at most this many distinct states (TLC's recorded count)")
@@ -184,13 +220,17 @@ def main() -> None:
                     help="skip the first START models of the selection (continue an interrupted run)")
     ap.add_argument("--rerun", type=Path, default=None,
                     help="a previous --json: keep its agreeing rows, run the others again")
+    ap.add_argument("--report", type=Path, default=None, help="only print the summary of a previous --json")
     a = ap.parse_args()
+    if a.report:
+        report([Row(**r) for r in json.loads(a.report.read_text())], a.timeout)
+        return
     previous = rerun = None
     if a.rerun:
         previous = [Row(**r) for r in json.loads(a.rerun.read_text())]
-        rerun = {r.model for r in previous if r.status != "agree"
-                 and not (r.status == "liveness" and r.verdict != "limit")}
-    run(a.examples, a.only, a.timeout, a.json, a.library, rerun, previous, a.max_distinct, a.start)
+        rerun = {r.model for r in previous if r.status != "agree"}
+    run(a.examples.resolve(), a.only, a.timeout, a.json, a.library, rerun, previous, a.max_distinct, a.start,
+        a.jobs, not a.no_tlc)
 
 
 if __name__ == "__main__":
