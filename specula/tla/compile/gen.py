@@ -458,6 +458,8 @@ class Generator:
             return self._var(b[1], env)
         if kind == "lazy":
             k, fn, deps = b[1], b[2], b[3]
+            if env.primed and len(b) > 4 and b[4] is not None and not b[5].primed:
+                return self.sub(b[4], b[5].with_(primed=True))  # a primed parameter: the argument primed
             if len(b) > 4 and b[4] is not None:
                 # (generated apart inside a comprehension's iterable, where ``:=`` is not allowed)
                 key = (id(b), self.in_iterable > 0, self.in_comp > 0)

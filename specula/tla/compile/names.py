@@ -137,6 +137,10 @@ class Names:
             return self.var_read(b[1], env, span)
         if kind == "lazy":
             k, fn, deps = b[1], b[2], b[3]
+            if env.primed and len(b) > 4 and b[4] is not None and not b[5].primed:
+                # a parameter primed in the body (Op(a) == a' ... with Op(x + 1)): the argument
+                # primed, (x + 1)', evaluated where it is read
+                return self.expr(b[4], b[5].with_(primed=True))
 
             def lazy(s: Any, n: Any, e: list) -> Any:
                 v = e[k]
