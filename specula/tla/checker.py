@@ -687,6 +687,9 @@ class _Search:
                 if max_states is not None and self.distinct >= max_states:
                     self.queue_left = len(level_states)  # none explored yet
                     raise _Stop("max_states")
+                if deadline is not None and self.generated & 255 == 0 and time.monotonic() >= deadline:
+                    self.queue_left = len(level_states)  # a model with very many initial states
+                    raise _Stop("max_seconds")
         except EvalError as exc:
             raise _Found("error", str(exc), None, -1, [(-1, exc.state)] if isinstance(exc.state, tuple) else [], exc.span) from None
         self.init_count = self.distinct

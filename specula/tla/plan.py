@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
-from specula.tla.compile import PRIME
+from specula.tla.compile import IMPURE, PRIME
 from specula.tla.liveness import has_temporal, unfold_definition
 from specula.tla.symmetry import identity, key_function
 from specula.tla.values import TLC_PRELUDE, TLC_PRELUDE_HEAD, StringOrder
@@ -227,6 +227,28 @@ def model_string_order(model: Any) -> StringOrder | None:
     return StringOrder(words, getattr(cfg, "model_values", None) or [])
 
 
+def _per_step(fn: Callable, frame: list) -> Callable[[Any, Any], bool]:
+    """An action property ``(s, t) -> bool`` evaluated once per distinct step: the successors of
+    the state being explored are often generated several times (by several actions, or values
+    of an ``\\E``), and the property is a function of the step alone (it reads nothing impure)."""
+    last: list = [None]
+    memo: dict = {}
+
+    def act(s: Any, t: Any) -> bool:
+        if s is not last[0]:
+            memo.clear()
+            last[0] = s
+        try:
+            r = memo.get(t)
+        except TypeError:  # an unhashable state: no memo
+            return fn(s, t, frame) is True
+        if r is None:
+            r = memo[t] = fn(s, t, frame) is True
+        return r
+
+    return act
+
+
 def classify_property(model: Any, name: str) -> list[tuple[str, Callable | None]] | None:
     """Split a PROPERTY into what the safety search can check, as TLC does.
 
@@ -278,7 +300,8 @@ def classify_property(model: Any, name: str) -> list[tuple[str, Callable | None]
             if c is not None:
                 fn, deps = c
                 if isinstance(inner, A.BoxAction) or PRIME in deps:
-                    out.append(("action", lambda s, t, fn=fn: fn(s, t, frame) is True))
+                    out.append(("action", _per_step(fn, frame) if IMPURE not in deps
+                                else (lambda s, t, fn=fn: fn(s, t, frame) is True)))
                 else:
                     out.append(("invariant", lambda s, fn=fn: fn(s, None, frame) is True))
                 return
