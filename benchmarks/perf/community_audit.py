@@ -8,7 +8,11 @@ mirror: read with ``git show``) and, for TLCExt, from a tlaplus/tlaplus one. The
 modules (TLAPS proofs of the ``*Theorems`` modules, which nothing EXTENDS) are left out.
 
     python benchmarks/perf/community_audit.py [--community /work/.mirror/tlaplus+CommunityModules/repo]
-        [--tlaplus /work/.mirror/tlaplus+tlaplus/repo] [--verbose]
+        [--tlaplus /work/.mirror/tlaplus+tlaplus/repo] [--verbose] [--write tests/tla/stdlib/upstream_operators.txt]
+
+``--write`` records the upstream list (``Module!Operator/arity``, `` java`` where TLC has Java
+code for it) for tests/tla/stdlib/test_community_audit.py, which checks specula against it
+without the upstream repositories.
 
 Exit status 1 when an operator is missing (or has another arity).
 """
@@ -100,6 +104,13 @@ def specula_ops(name: str, seen: set[str] | None = None) -> dict[str, Op] | None
 
 
 @dataclass
+class Upstream:
+    module: str
+    op: Op
+    java: bool
+
+
+@dataclass
 class Row:
     module: str
     upstream: int
@@ -126,7 +137,8 @@ def java_overrides(community: Source, tlaplus: Source | None) -> dict[tuple[str,
     return out
 
 
-def audit(community: Source, tlaplus: Source | None, verbose: bool) -> list[Row]:
+def audit(community: Source, tlaplus: Source | None, verbose: bool,
+          listing: list[Upstream] | None = None) -> list[Row]:
     # the *_proofs modules hold the TLAPS proofs of the *Theorems modules: nothing EXTENDS them
     texts = {n[:-4]: community.read(f"modules/{n}") for n in community.names("modules")
              if not n.endswith("_proofs.tla")}
@@ -143,6 +155,8 @@ def audit(community: Source, tlaplus: Source | None, verbose: bool) -> list[Row]
             mine = None if ours is None else ours.get(op.name)
             is_native = mine is not None and native_for(name, op.name) is not None
             native += is_native
+            if listing is not None:
+                listing.append(Upstream(name, op, overridden.get((name, op.name), -1) in (None, op.arity)))
             if (name, op.name) in overridden and overridden[(name, op.name)] in (None, op.arity):
                 tlc_java += 1
                 if not is_native:
@@ -167,10 +181,18 @@ def main() -> int:
     ap.add_argument("--tlaplus", type=Path, default=Path("/work/.mirror/tlaplus+tlaplus/repo"),
                     help="a tlaplus/tlaplus checkout or bare mirror (for TLCExt.tla); '' to skip")
     ap.add_argument("--verbose", action="store_true", help="one line per operator")
+    ap.add_argument("--write", type=Path, help="record the upstream operators in this file")
     args = ap.parse_args()
     community = Source(args.community)
     tlaplus = Source(args.tlaplus) if str(args.tlaplus) not in ("", ".") else None
-    rows = audit(community, tlaplus, args.verbose)
+    listing: list[Upstream] = []
+    rows = audit(community, tlaplus, args.verbose, listing)
+    if args.write:
+        head = (f"# every operator the CommunityModules ({community.commit()}) and TLCExt "
+                f"(tlaplus {tlaplus.commit() if tlaplus else '-'}) export: Module!Operator/arity, "
+                "'java' where TLC has Java code for it\n# written by benchmarks/perf/community_audit.py --write\n")
+        args.write.write_text(head + "".join(f"{u.module}!{u.op.name}/{u.op.arity}{' java' if u.java else ''}\n"
+                                             for u in listing), encoding="utf-8")
     print(f"CommunityModules {community.commit()}" + (f", tlaplus {tlaplus.commit()}" if tlaplus else ""))
     print("| module | upstream operators | in specula | missing | Java in TLC | native in specula | "
           "Java in TLC, TLA+ in specula |")
