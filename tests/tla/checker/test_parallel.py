@@ -230,3 +230,20 @@ def test_workers_is_one_when_no_level_reaches_the_split(monkeypatch) -> None:
     monkeypatch.setattr(parallel, "SPLIT_LEVEL", 10_000)
     res = check_spec(SPECS / "TwoPhase.tla", SPECS / "TwoPhase.cfg", workers=2)
     assert res.workers == 1 and not res.workers_note and (res.distinct, res.generated) == (288, 1146)
+
+
+def test_workers_option_one_process_by_default_auto_and_bad_counts(capsys, monkeypatch) -> None:
+    # two workers do not pay on a loaded 2-core machine (docs/checker.md): one process unless asked
+    spec = str(SPECS / "Jugs.tla")
+    asked: list[int] = []
+    real = parallel.default_workers
+    monkeypatch.setattr(parallel, "default_workers", lambda: asked.append(1) or 2)
+    assert main(["check", spec, "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["distinct"] == EXPECTED["Jugs"]["distinct"] and not asked
+    assert main(["check", spec, "--workers", "auto", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["distinct"] == EXPECTED["Jugs"]["distinct"] and asked == [1]
+    monkeypatch.setattr(parallel, "default_workers", real)
+    for bad in ("0", "two", "-3"):
+        assert main(["check", spec, "--workers", bad]) == 2
+        err = capsys.readouterr().err
+        assert "--workers" in err and "not a positive number of workers or 'auto'" in err and "Traceback" not in err
