@@ -61,20 +61,20 @@ class NativeSpec:
 # ----------------------------------------------------------------------------- argument helpers
 
 
-def _int(x: Any, what: str = "an integer") -> int:
+def expect_int(x: Any, what: str = "an integer") -> int:
     if x.__class__ is not int:
         raise ValueFault(f"expected {what}, found {type_name(x)} {format_value(x)}")
     return x
 
 
 def _nat(x: Any) -> int:
-    n = _int(x, "a natural number")
+    n = expect_int(x, "a natural number")
     if n < 0:
         raise ValueFault(f"expected a natural number, found {n}")
     return n
 
 
-def _str(x: Any) -> str:
+def expect_str(x: Any) -> str:
     if x.__class__ is not str:
         raise ValueFault(f"expected a string, found {type_name(x)} {format_value(x)}")
     return x
@@ -92,7 +92,7 @@ def _seq_or_str(x: Any) -> tuple | str:
     return x if x.__class__ is str else _seq(x)
 
 
-def _set(x: Any) -> frozenset:
+def expect_set(x: Any) -> frozenset:
     if x.__class__ is frozenset:
         return x
     if isinstance(x, LazySet):
@@ -124,7 +124,7 @@ def _not(a: Any) -> int:
 
 
 def _choose(n: Any, k: Any) -> int:
-    n, k = _nat(n), _int(k)
+    n, k = _nat(n), expect_int(k)
     if k < 0 or k > n:
         raise ValueFault(f"choose({n}, {k}): k must be in 0..n")
     return math.comb(n, k)
@@ -162,7 +162,7 @@ def _fold_bag(op: Callable, base: Any, b: Any) -> Any:
     """TLC's FoldBag: acc := op(acc, x) for every copy of every element x, elements in order."""
     acc = base
     for x, n in _ordered_items(b):
-        for _ in range(_int(n)):
+        for _ in range(expect_int(n)):
             acc = op(acc, x)
     return acc
 
@@ -170,19 +170,19 @@ def _fold_bag(op: Callable, base: Any, b: Any) -> Any:
 def _fold_set(op: Callable, base: Any, S: Any) -> Any:
     """TLC's FoldSet: acc := op(x, acc) for the elements x in order."""
     acc = base
-    for x in ordered(_set(S)):
+    for x in ordered(expect_set(S)):
         acc = op(x, acc)
     return acc
 
 
 def _sum_bag(b: Any) -> int:
-    return sum(_int(k) * _int(n) for k, n in fn_items(b))
+    return sum(expect_int(k) * expect_int(n) for k, n in fn_items(b))
 
 
 def _product_bag(b: Any) -> int:
     out = 1
     for k, n in fn_items(b):
-        out *= _int(k) ** _int(n)
+        out *= expect_int(k) ** expect_int(n)
     return out
 
 
@@ -190,33 +190,33 @@ def _product_bag(b: Any) -> int:
 
 
 def _ksubset(k: Any, S: Any) -> frozenset:
-    k = _int(k)
-    els = ordered(_set(S))
+    k = expect_int(k)
+    els = ordered(expect_set(S))
     if k < 0 or k > len(els):
         return frozenset()
     return frozenset(frozenset(c) for c in itertools.combinations(els, k))
 
 
 def _sum_set(S: Any) -> int:
-    return sum(_int(x) for x in _set(S))
+    return sum(expect_int(x) for x in expect_set(S))
 
 
 def _product_set(S: Any) -> int:
     out = 1
-    for x in _set(S):
-        out *= _int(x)
+    for x in expect_set(S):
+        out *= expect_int(x)
     return out
 
 
 def _map_then_sum_set(op: Callable, S: Any) -> int:
-    return sum(_int(op(x)) for x in ordered(_set(S)))
+    return sum(expect_int(op(x)) for x in ordered(expect_set(S)))
 
 
 def _fold_function_on_set(op: Callable, base: Any, f: Any, indices: Any) -> Any:
     """TLC's FoldFunctionOnSet: acc := op(f[i], acc) for the indices i in order."""
     d = dict(fn_items(f))
     acc = base
-    for i in ordered(_set(indices)):
+    for i in ordered(expect_set(indices)):
         if i not in d:
             raise ValueFault(f"FoldFunctionOnSet: {format_value(i)} is not in the domain of the function")
         acc = op(d[i], acc)
@@ -232,7 +232,7 @@ def _fold_function(op: Callable, base: Any, f: Any) -> Any:
 
 def _sum_function_on_set(f: Any, indices: Any) -> int:
     d = dict(fn_items(f))
-    return sum(_int(d[i]) for i in _set(indices))
+    return sum(expect_int(d[i]) for i in expect_set(indices))
 
 
 def _anti_function(f: Any) -> Any:
@@ -253,17 +253,17 @@ def _sub(s: tuple | str, i: int, j: int) -> tuple | str:
 
 
 def _set_to_seqs(S: Any) -> frozenset:
-    return frozenset(tuple(p) for p in itertools.permutations(ordered(_set(S))))
+    return frozenset(tuple(p) for p in itertools.permutations(ordered(expect_set(S))))
 
 
 def _set_to_all_k_permutations(S: Any) -> frozenset:
-    els = ordered(_set(S))
+    els = ordered(expect_set(S))
     return frozenset(p for k in range(len(els) + 1) for p in itertools.permutations(els, k))
 
 
 def _select_in_sub_seq(s: Any, frm: Any, to: Any, test: Callable, last: bool = False) -> int:
     s = _seq(s)
-    frm, to = _int(frm), _int(to)
+    frm, to = expect_int(frm), expect_int(to)
     if frm > to:
         return 0
     if not 1 <= frm <= len(s) or not 1 <= to <= len(s):
@@ -302,7 +302,7 @@ def _prefixes(s: Any) -> frozenset:
 
 
 def _longest_common_prefix(S: Any) -> tuple:
-    seqs = [_seq_or_str(x) for x in _set(S)]
+    seqs = [_seq_or_str(x) for x in expect_set(S)]
     if not seqs:
         raise ValueFault("LongestCommonPrefix of the empty set")
     first = seqs[0]
@@ -427,7 +427,7 @@ def _fold_right_domain(op: Callable, s: Any, base: Any) -> Any:
 
 
 def _graph(G: Any) -> tuple[frozenset, frozenset]:
-    return _set(_field(G, "node")), _set(_field(G, "edge"))
+    return expect_set(_field(G, "node")), expect_set(_field(G, "edge"))
 
 
 def _reach(nodes: frozenset, adj: dict, start: Any) -> set:
@@ -453,7 +453,7 @@ def _directed_adj(edges: frozenset) -> dict:
 def _undirected_adj(edges: frozenset) -> dict:
     adj: dict = {}
     for e in edges:
-        ends = list(_set(e))
+        ends = list(expect_set(e))
         for a in ends:
             for b in ends:
                 adj.setdefault(a, []).append(b)
@@ -510,7 +510,7 @@ def _causal_order(log: Any, clock: Callable, node: Callable, domain: Callable) -
         vc = clock(line)
         vcd = dict(fn_items(vc))
         t = vcd.get(n)
-        hosts = ordered(_set(domain(vc)))
+        hosts = ordered(expect_set(domain(vc)))
         entry = {"line": line, "time": t, "clock": vcd, "hosts": hosts, "parents": set(), "id": len(info)}
         info.append(entry)
         per_node.setdefault(n, []).append(entry)
@@ -581,9 +581,9 @@ def _chi_square_cdf(x: float, k: int) -> float:
 
 
 def _chi_square(expected: Any, actual: Any, alpha: Any) -> bool:
-    exp = [_int(v) for _, v in _ordered_items(expected)]
-    act = [_int(v) for _, v in _ordered_items(actual)]
-    a = float(_str(alpha))
+    exp = [expect_int(v) for _, v in _ordered_items(expected)]
+    act = [expect_int(v) for _, v in _ordered_items(actual)]
+    a = float(expect_str(alpha))
     if not 0 < a <= 0.5:
         raise ValueFault(f"ChiSquare: alpha must be in (0, 0.5], found {alpha}")
     if len(exp) != len(act) or len(exp) < 2:
@@ -615,8 +615,8 @@ def _dyadic(num: int, den: int) -> Any:
 
 
 def _dyadic_add(p: Any, q: Any) -> Any:
-    pn, pd = _int(_field(p, "num")), _int(_field(p, "den"))
-    qn, qd = _int(_field(q, "num")), _int(_field(q, "den"))
+    pn, pd = expect_int(_field(p, "num")), expect_int(_field(p, "den"))
+    qn, qd = expect_int(_field(q, "num")), expect_int(_field(q, "den"))
     if pn == 0 and pd == 1:
         return q
     d = max(pd, qd)
@@ -624,7 +624,7 @@ def _dyadic_add(p: Any, q: Any) -> Any:
 
 
 def _dyadic_half(p: Any) -> Any:
-    return _dyadic(_int(_field(p, "num")), 2 * _int(_field(p, "den")))
+    return _dyadic(expect_int(_field(p, "num")), 2 * expect_int(_field(p, "den")))
 
 
 # ----------------------------------------------------------------------------- CSV
@@ -681,7 +681,7 @@ def _append_line(path: str, line: str) -> None:
 
 def _csv_write(template: Any, val: Any, file: Any) -> bool:
     args = [_tlc_string(v) for v in _seq(val)]
-    _append_line(_str(file), _java_format(_str(template), args))
+    _append_line(expect_str(file), _java_format(expect_str(template), args))
     return True
 
 
@@ -689,7 +689,7 @@ def _csv_write_record(record: Any, delim: Any, headers: Any, file: Any) -> bool:
     if record.__class__ is not Fn or not all(k.__class__ is str for k in record):
         raise ValueFault(f"CSVWriteRecord: expected a record, found {format_value(record)}")
     names = ordered(record.keys())
-    path, sep = _str(file), _str(delim)
+    path, sep = expect_str(file), expect_str(delim)
     if _bool(headers, "headers"):
         _append_line(path, sep.join(names))
     _append_line(path, sep.join(_tlc_string(record[k]) for k in names))
@@ -697,8 +697,8 @@ def _csv_write_record(record: Any, delim: Any, headers: Any, file: Any) -> bool:
 
 
 def _csv_read(columns: Any, delimiter: Any, file: Any) -> tuple:
-    names = [_str(c) for c in _seq(columns)]
-    path = _str(file)
+    names = [expect_str(c) for c in _seq(columns)]
+    path = expect_str(file)
     if not os.path.exists(path):
         return ()
     try:
@@ -709,7 +709,7 @@ def _csv_read(columns: Any, delimiter: Any, file: Any) -> tuple:
     out = []
     for ln in lines:
         # Java's String.split: the delimiter is a regular expression, trailing empty fields dropped
-        fields = re.split(_str(delimiter), ln)
+        fields = re.split(expect_str(delimiter), ln)
         while fields and fields[-1] == "" and len(fields) > 1:
             fields.pop()
         out.append(make_record(zip(names, fields)))
@@ -717,7 +717,7 @@ def _csv_read(columns: Any, delimiter: Any, file: Any) -> tuple:
 
 
 def _csv_records(file: Any) -> int:
-    path = _str(file)
+    path = expect_str(file)
     if not os.path.exists(path):
         return 0
     with open(path, encoding="utf-8") as fh:
@@ -750,14 +750,14 @@ def _tlc_plain(v: Any) -> str:
 
 
 def _svg_elem_to_string(elem: Any) -> str:
-    name = _str(_field(elem, "name"))
+    name = expect_str(_field(elem, "name"))
     attrs = _field(elem, "attrs")
     parts = []
     for k, v in _ordered_items(attrs) if attrs != () else []:
-        parts.append(f" {_str(k).replace('_', '-')}='{_str(v)}'")
+        parts.append(f" {expect_str(k).replace('_', '-')}='{expect_str(v)}'")
     children = _field(elem, "children")
     kids = "".join(_svg_elem_to_string(c) for _, c in _ordered_items(children)) if children != () else ""
-    inner = _str(_field(elem, "innerText")).replace("<<", "&lt;&lt;").replace(">>", "&gt;&gt;")
+    inner = expect_str(_field(elem, "innerText")).replace("<<", "&lt;&lt;").replace(">>", "&gt;&gt;")
     return f"<{name}{''.join(parts)}>{inner}{kids}</{name}>"
 
 
@@ -766,30 +766,30 @@ def _point(x: int, y: int) -> Any:
 
 
 def _point_on_line(frm: Any, to: Any, segment: Any) -> Any:
-    fx, fy = _int(_field(frm, "x")), _int(_field(frm, "y"))
-    tx, ty = _int(_field(to, "x")), _int(_field(to, "y"))
-    k = _int(segment)
+    fx, fy = expect_int(_field(frm, "x")), expect_int(_field(frm, "y"))
+    tx, ty = expect_int(_field(to, "x")), expect_int(_field(to, "y"))
+    k = expect_int(segment)
     return _point(int(fx + (tx - fx) / k), int(fy + (ty - fy) / k))
 
 
 def _node_of_ring_network(cx: Any, cy: Any, r: Any, n: Any, m: Any) -> Any:
-    angle = (2.0 * math.pi / _int(m)) * _int(n)
-    return _point(int(_int(cx) + _int(r) * math.cos(angle)), int(_int(cy) + _int(r) * math.sin(angle)))
+    angle = (2.0 * math.pi / expect_int(m)) * expect_int(n)
+    return _point(int(expect_int(cx) + expect_int(r) * math.cos(angle)), int(expect_int(cy) + expect_int(r) * math.sin(angle)))
 
 
 def _nodes_of_directed_multi_graph(nodes: Any, edges: Any, options: Any) -> Any:
     """A layered layout (longest path from the roots gives the row; TLC uses a jungrapht
     layout, whose coordinates differ)."""
-    ns = ordered(_set(nodes))
-    adj = _directed_adj(_set(edges))
+    ns = ordered(expect_set(nodes))
+    adj = _directed_adj(expect_set(edges))
     depth = {n: 0 for n in ns}
     for _ in range(len(ns)):
         for a in ns:
             for b in adj.get(a, ()):
                 if b in depth and depth[b] < depth[a] + 1 and depth[a] + 1 < len(ns):
                     depth[b] = depth[a] + 1
-    w = _int(_field(options, "view_width")) if options.__class__ is Fn and "view_width" in options else 100
-    h = _int(_field(options, "view_height")) if options.__class__ is Fn and "view_height" in options else 100
+    w = expect_int(_field(options, "view_width")) if options.__class__ is Fn and "view_width" in options else 100
+    h = expect_int(_field(options, "view_height")) if options.__class__ is Fn and "view_height" in options else 100
     rows: dict = {}
     for n in ns:
         rows.setdefault(depth[n], []).append(n)
@@ -815,7 +815,7 @@ def _run(cmd: Any, env: Any, name: str) -> Any:
     penv = None
     if env is not None:
         penv = dict(os.environ)
-        penv.update({_str(k): _tlc_arg(v) for k, v in fn_items(env)})
+        penv.update({expect_str(k): _tlc_arg(v) for k, v in fn_items(env)})
     try:
         p = subprocess.run(argv, capture_output=True, text=True, env=penv, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -829,15 +829,15 @@ def _tlc_arg(v: Any) -> str:
 
 def _template(template: Any, params: Any) -> tuple:
     args = [_tlc_arg(v) for v in _seq(params)]
-    return tuple(_java_format(_str(part), args) for part in _seq(template))
+    return tuple(_java_format(expect_str(part), args) for part in _seq(template))
 
 
 def _serialize(value: Any, dest: Any, options: Any) -> Any:
-    path = _str(dest)
-    fmt = _str(_field(options, "format")) if options.__class__ is Fn and "format" in options else "TXT"
+    path = expect_str(dest)
+    fmt = expect_str(_field(options, "format")) if options.__class__ is Fn and "format" in options else "TXT"
     text = value if fmt == "TXT" and value.__class__ is str else (
         json.dumps(to_json(value)) if fmt == "JSON" else format_value(value))
-    opts = [_str(o) for o in _seq(_field(options, "openOptions"))] if options.__class__ is Fn and "openOptions" in options else []
+    opts = [expect_str(o) for o in _seq(_field(options, "openOptions"))] if options.__class__ is Fn and "openOptions" in options else []
     mode = "a" if "APPEND" in opts else "w"
     try:
         with open(path, mode, encoding="utf-8") as fh:
@@ -848,8 +848,8 @@ def _serialize(value: Any, dest: Any, options: Any) -> Any:
 
 
 def _deserialize(src: Any, options: Any) -> Any:
-    path = _str(src)
-    fmt = _str(_field(options, "format")) if options.__class__ is Fn and "format" in options else "TXT"
+    path = expect_str(src)
+    fmt = expect_str(_field(options, "format")) if options.__class__ is Fn and "format" in options else "TXT"
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
@@ -872,7 +872,7 @@ def _encode(v: Any) -> Any:
         return {"f": [[_encode(k), _encode(x)] for k, x in _ordered_items(v)]}
     if isinstance(v, LazyFn):
         return _encode(v.materialize())
-    return {"s": [_encode(x) for x in ordered(_set(v))]}
+    return {"s": [_encode(x) for x in ordered(expect_set(v))]}
 
 
 def _decode(d: Any) -> Any:
@@ -890,7 +890,7 @@ def _decode(d: Any) -> Any:
 def _io_serialize(val: Any, file: Any, compress: Any) -> bool:
     """IOSerialize: the value to a file (specula's own JSON encoding; TLC writes Java's binary
     serialization, which specula does not read)."""
-    path = _str(file)
+    path = expect_str(file)
     data = json.dumps({"specula-value": 1, "value": _encode(val)}).encode("utf-8")
     try:
         with open(path, "wb") as fh:
@@ -901,7 +901,7 @@ def _io_serialize(val: Any, file: Any, compress: Any) -> bool:
 
 
 def _io_deserialize(file: Any, compressed: Any) -> Any:
-    path = _str(file)
+    path = expect_str(file)
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -913,7 +913,7 @@ def _io_deserialize(file: Any, compressed: Any) -> Any:
 
 
 def _zero_pad(n: Any, width: Any) -> str:
-    return str(_int(n)).rjust(_int(width), "0")
+    return str(expect_int(n)).rjust(expect_int(width), "0")
 
 
 # ----------------------------------------------------------------------------- Json
@@ -1043,7 +1043,7 @@ def _io_env() -> Any:
 
 
 def _atoi(x: Any) -> int:
-    s = _str(x)
+    s = expect_str(x)
     try:
         return int(s)
     except ValueError:
@@ -1076,13 +1076,13 @@ COMMUNITY_NATIVES: dict[tuple[str, str], NativeSpec] = {
     ("FiniteSetsExt", "SumSet"): _m(1, _sum_set),
     ("FiniteSetsExt", "ProductSet"): _m(1, _product_set),
     ("FiniteSetsExt", "MapThenSumSet"): _m(2, _map_then_sum_set, (0,)),
-    ("FiniteSetsExt", "FlattenSet"): _m(1, lambda S: frozenset(x for T in _set(S) for x in _set(T))),
+    ("FiniteSetsExt", "FlattenSet"): _m(1, lambda S: frozenset(x for T in expect_set(S) for x in expect_set(T))),
     ("Functions", "AntiFunction"): _m(1, _anti_function),
     ("Functions", "FoldFunctionOnSet"): _m(4, _fold_function_on_set, (0,)),
     ("Functions", "FoldFunction"): _m(3, _fold_function, (0,)),
     ("SequencesExt", "FoldSeq"): _m(3, _fold_function, (0,)),
     ("Functions", "SumFunctionOnSet"): _m(2, _sum_function_on_set),
-    ("Functions", "SumFunction"): _m(1, lambda f: sum(_int(v) for _, v in fn_items(f))),
+    ("Functions", "SumFunction"): _m(1, lambda f: sum(expect_int(v) for _, v in fn_items(f))),
     ("SequencesExt", "SetToSeqs"): _m(1, _set_to_seqs),
     ("SequencesExt", "SetToAllKPermutations"): _m(1, _set_to_all_k_permutations),
     ("SequencesExt", "SelectInSeq"): _m(2, lambda s, t: _select_in_sub_seq(s, 1, len(_seq(s)), t), (1,)),

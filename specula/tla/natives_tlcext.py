@@ -12,9 +12,9 @@ from typing import Any
 from specula.errors import EvalError
 from specula.tla import ast as A
 from specula.tla.fp64 import tlcfp
-from specula.tla.natives_community import NativeSpec
-from specula.tla.values import (Fn, LazySet, ModelValue, ValueFault, enumerate_set, format_value, make_record,
-                                tla_eq, type_name)
+from specula.tla.natives_community import NativeSpec, expect_int, expect_set, expect_str
+from specula.tla.values import (Fn, ModelValue, ValueFault, format_value, make_record,
+                                tla_eq)
 
 __all__ = ["TLCEXT_NATIVES", "counterexample_record"]
 
@@ -29,26 +29,6 @@ def _special(arity: int, special: Any) -> NativeSpec:
     return NativeSpec(arity, None, (), True, special)
 
 
-def _str(x: Any) -> str:
-    if x.__class__ is not str:
-        raise ValueFault(f"expected a string, found {type_name(x)} {format_value(x)}")
-    return x
-
-
-def _int(x: Any) -> int:
-    if x.__class__ is not int:
-        raise ValueFault(f"expected an integer, found {type_name(x)} {format_value(x)}")
-    return x
-
-
-def _set(x: Any) -> frozenset:
-    if x.__class__ is frozenset:
-        return x
-    if isinstance(x, LazySet):
-        return frozenset(enumerate_set(x))
-    raise ValueFault(f"expected a set, found {type_name(x)} {format_value(x)}")
-
-
 def _assert_eq(a: Any, b: Any) -> bool:
     if tla_eq(a, b):
         return True
@@ -59,7 +39,7 @@ def _assert_eq(a: Any, b: Any) -> bool:
 
 
 def _tlc_model_value(s: Any) -> Any:
-    return ModelValue(_str(s))
+    return ModelValue(expect_str(s))
 
 
 def _assert_error_special(c: Any, args: tuple, env: Any, span: Any) -> tuple:
@@ -145,10 +125,10 @@ def _to_trace(ce: Any) -> tuple:
     """ToTrace(CE): the states of a CounterExample as a sequence, in their numbers' order."""
     if ce.__class__ is not Fn or "state" not in ce or "action" not in ce:
         raise ValueFault(f"The argument of ToTrace should be a CounterExample, but instead it is {format_value(ce)}")
-    pairs = _set(ce["state"])
+    pairs = expect_set(ce["state"])
     out: list = [None] * len(pairs)
     for p in pairs:
-        i = _int(p[0]) if p.__class__ is tuple and len(p) == 2 else 0
+        i = expect_int(p[0]) if p.__class__ is tuple and len(p) == 2 else 0
         if not 1 <= i <= len(out):
             raise ValueFault(f"ToTrace: {format_value(ce)} is not a CounterExample")
         out[i - 1] = p[1]
