@@ -62,6 +62,24 @@ def evaluate(inputs: EvalInputs, on_phase: Callable[[str, PhaseScore], None] | N
         raise Interrupted(card, f"interrupted during {running or 'scoring'}") from None
 
 
+def _compile(inputs: EvalInputs) -> tuple[Any, Any, Any]:
+    """``(model, cfg, model for phase 4 or None)``: one compilation for phases 2-4. The spec is
+    compiled with phase 4's definitions added (as phase 4 would compile it: the lines above keep
+    their numbers); if they do not compile with it, the spec alone, and phase 4 then compiles the
+    definitions itself to report each one's own error."""
+    from specula.errors import SpeculaError
+
+    defs = [d.definition for d in inputs.invariant_defs] if _want(inputs, "invariants") else []
+    if defs:
+        try:
+            model, cfg = build_model(inputs.spec, inputs.cfg, inputs.search_path, definitions=defs)
+            return model, cfg, model
+        except SpeculaError:
+            pass
+    model, cfg = build_model(inputs.spec, inputs.cfg, inputs.search_path)
+    return model, cfg, None
+
+
 def _evaluate(inputs: EvalInputs, card: Scorecard,
               on_phase: Callable[[str, PhaseScore], None] | None) -> Scorecard:
     from specula.errors import SpeculaError
@@ -77,6 +95,7 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
             on_phase(ps.phase, ps)
 
     say = inputs.on_progress or (lambda line: None)
+    shared = None  # phase 4's model when phases 2-4 share one compilation
     # phase 1
     say("syntax")
     p1 = syntax(inputs.spec, inputs.search_path)
@@ -92,7 +111,8 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
         try:
             say(f"runtime: model check (up to {inputs.runtime.check_seconds:.0f} s), then "
                 f"{inputs.runtime.runs} simulation runs")
-            built = build_model(inputs.spec, inputs.cfg, inputs.search_path)  # shared by phases 2 and 3
+            model, cfg, shared = _compile(inputs)  # one compilation for phases 2-4
+            built = (model, cfg)
             p2 = runtime_on(built[0], inputs.runtime, inputs.on_progress)
             put(PhaseScore("runtime", p2.score, None, p2.to_dict(), p2.summary()))
             skip = gate_after_runtime(p2.check_passed, p2.score)
@@ -171,6 +191,7 @@ def _evaluate(inputs: EvalInputs, card: Scorecard,
             strict=inputs.strict,
             on_progress=inputs.on_progress,
             max_memory=inputs.runtime.max_memory,
+            model=shared,
         )
         put(PhaseScore("invariants", p4.score, None, p4.to_dict(), p4.summary()))
     notes = card.limit_notes()

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from specula.tla.loading import with_definitions
+
 __all__ = [
     "InvariantTemplate",
     "InvariantDef",
@@ -139,19 +141,6 @@ def load_templates(path: str | Path) -> list[InvariantTemplate]:
     return out
 
 
-_END_RE = re.compile(r"^={4,}\s*$", re.M)
-
-
-def _with_definitions(text: str, definitions: Sequence[str]) -> str:
-    """Module text with ``definitions`` inserted before its final ``====``."""
-    ends = list(_END_RE.finditer(text))
-    block = "\n\n" + "\n\n".join(d.strip() for d in definitions) + "\n\n"
-    if ends:
-        pos = ends[-1].start()
-        return text[:pos] + block + text[pos:]
-    return text + block + "====\n"
-
-
 def spec_with_definitions(spec_path: str | Path, definitions: Sequence[str], workdir: str | Path) -> Path:
     """Copy the spec's folder into ``workdir`` and insert ``definitions`` before the final ``====``."""
     spec_path = Path(spec_path)
@@ -159,7 +148,7 @@ def spec_with_definitions(spec_path: str | Path, definitions: Sequence[str], wor
     for f in spec_path.parent.glob("*.tla"):
         shutil.copy(f, workdir / f.name)
     out = workdir / spec_path.name
-    out.write_text(_with_definitions(spec_path.read_text(encoding="utf-8"), definitions), encoding="utf-8")
+    out.write_text(with_definitions(spec_path.read_text(encoding="utf-8"), definitions), encoding="utf-8")
     return out
 
 
@@ -197,10 +186,12 @@ def invariants(
     strict: bool = False,
     on_progress: Callable[[str], None] | None = None,
     max_memory: str | None = None,
+    model: Any = None,
 ) -> InvariantResult:
     """Score phase 4: check every definition alone; untranslated templates are reported only.
 
-    The spec is loaded and compiled once with every definition added (one Model); each
+    The spec is loaded and compiled once with every definition added (one Model; ``model``, when
+    given, is that compilation already made for the other phases, see ``build_model``); each
     invariant is then checked alone by naming it in a copy of the task's cfg. A definition that
     does not compile with the others is retried alone, so one bad translation costs only its row.
     A search cut by the time limit with no violation passes, as SysMoBench scores it, and says so
@@ -212,7 +203,9 @@ def invariants(
     cfg_file = Path(cfg_path) if cfg_path else spec_path.with_suffix(".cfg")
     base_cfg = load_cfg(cfg_file)
     spec_text = spec_path.read_text(encoding="utf-8")
-    shared = _model_with(spec_path, spec_text, base_cfg, [d.definition for d in defs], search_path) if defs else None
+    shared = model
+    if shared is None and defs:
+        shared = _model_with(spec_path, spec_text, base_cfg, [d.definition for d in defs], search_path)
     rows = []
     for i, d in enumerate(defs, 1):
         if on_progress is not None:
@@ -233,7 +226,7 @@ def _model_with(spec_path: Path, spec_text: str, cfg: Any, definitions: Sequence
     from specula.tla import Model, load_text
 
     try:
-        spec = load_text(_with_definitions(spec_text, definitions), str(spec_path),
+        spec = load_text(with_definitions(spec_text, definitions), str(spec_path),
                          tuple(str(p) for p in search_path), root_dir=spec_path.resolve().parent)
         return Model(spec, _alone(cfg, None, "safety"))
     except SpeculaError:
@@ -258,7 +251,7 @@ def _check_one(d: InvariantDef, shared: Any, spec_path: Path, spec_text: str, ba
     try:
         model = shared
         if model is None:  # compile this definition alone to report its own error
-            spec = load_text(_with_definitions(spec_text, [d.definition]), str(spec_path),
+            spec = load_text(with_definitions(spec_text, [d.definition]), str(spec_path),
                              tuple(str(p) for p in search_path), root_dir=spec_path.resolve().parent)
             model = Model(spec, cfg)
         row.vacuous = _vacuity(d, spec_text, model.variables)

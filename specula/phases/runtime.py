@@ -130,11 +130,13 @@ class RuntimeResult:
         return "\n".join(lines)[:max_chars]
 
 
-def build_model(spec_path: str | Path, cfg_path: str | Path | None, search_path: Sequence[str | Path] = ()):
-    """Load spec + cfg and build the engine's Model (raises SpecError / ConfigError / EvalError)."""
+def build_model(spec_path: str | Path, cfg_path: str | Path | None, search_path: Sequence[str | Path] = (),
+                definitions: Sequence[str] = ()):
+    """Load spec + cfg and build the engine's Model (raises SpecError / ConfigError / EvalError);
+    ``definitions`` are added before the module's final ``====`` (phase 4's invariants)."""
     from specula.tla.checker import build_model as load_model
 
-    return load_model(spec_path, cfg_path or None, search_path)
+    return load_model(spec_path, cfg_path or None, search_path, definitions=definitions)
 
 
 def _action_names(model: Any) -> list[str]:

@@ -917,15 +917,19 @@ class _Search:
         return out
 
 
-def build_model(spec_path: str | Path, cfg_path: str | Path | None = None, search_path: Sequence[str] = ()) -> tuple[Any, Any]:
-    """Load SPEC.tla and its .cfg (default: same name) and build the engine's Model."""
+def build_model(spec_path: str | Path, cfg_path: str | Path | None = None, search_path: Sequence[str] = (),
+                definitions: Sequence[str] = ()) -> tuple[Any, Any]:
+    """Load SPEC.tla and its .cfg (default: same name) and build the engine's Model.
+
+    ``definitions`` (``Name == expr`` texts) are added before the module's final ``====``, as if
+    written there: the scoring compiles the spec once with phase 4's invariants."""
     spec_path = Path(spec_path)
     if not spec_path.is_file():
         raise InputError("spec file not found" if not spec_path.exists() else "spec is not a file", path=str(spec_path))
     cfg_file = Path(cfg_path) if cfg_path is not None else spec_path.with_suffix(".cfg")
     if not cfg_file.is_file():
         raise ConfigError(f"model config not found: {cfg_file}", path=str(cfg_file))
-    spec = load(str(spec_path), search_path=tuple(str(p) for p in search_path))
+    spec = load(str(spec_path), search_path=tuple(str(p) for p in search_path), definitions=definitions)
     cfg = load_cfg(cfg_file)
     check_cfg_names(cfg, spec)
     model = Model(spec, cfg)

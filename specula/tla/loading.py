@@ -4,26 +4,31 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from specula.diagnostics import JSON_SCHEMA, Diagnostic
 from specula.errors import InputError, SpecError
 from specula.tla.modules import Spec, parse_cached, dedupe, resolve_text
 from specula.tla.semantic import check_spec
 
-__all__ = ["load", "load_text", "check_syntax", "SyntaxReport"]
+__all__ = ["load", "load_text", "check_syntax", "SyntaxReport", "with_definitions"]
 
 
-def load(path: str | Path, search_path: Iterable[str | Path] = ()) -> Spec:
-    """Load the module in ``path`` with everything it EXTENDS / INSTANCEs; raise ``SpecError``."""
+def load(path: str | Path, search_path: Iterable[str | Path] = (), definitions: Sequence[str] = ()) -> Spec:
+    """Load the module in ``path`` with everything it EXTENDS / INSTANCEs; raise ``SpecError``.
+
+    ``definitions`` (``Name == expr`` texts) are added before the module's final ``====``."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8-sig", errors="replace")
     except OSError as exc:
         raise InputError(f"cannot read spec: {exc.strerror or exc}", str(path)) from None
     _check_root_name(text, p)
+    if definitions:
+        text = with_definitions(text, definitions)
     return load_text(text, str(path), search_path, root_dir=p.resolve().parent)
 
 
@@ -37,6 +42,20 @@ def _check_root_name(text: str, p: Path) -> None:
         raise SpecError([Diagnostic(
             "error", "E206", f"file name '{p.stem}' does not match the name '{module.name}' of the module it contains",
             str(p), sp.line, sp.col, sp.line, sp.col, f"rename the file to {module.name}.tla or the module to {p.stem}")])
+
+
+_END_RE = re.compile(r"^={4,}\s*$", re.M)
+
+
+def with_definitions(text: str, definitions: Sequence[str]) -> str:
+    """Module text with ``definitions`` inserted before its final ``====`` (the lines above keep
+    their numbers, so diagnostics about the module's own text stay where they were)."""
+    ends = list(_END_RE.finditer(text))
+    block = "\n\n" + "\n\n".join(d.strip() for d in definitions) + "\n\n"
+    if ends:
+        pos = ends[-1].start()
+        return text[:pos] + block + text[pos:]
+    return text + block + "====\n"
 
 
 def load_text(text: str, file: str = "<spec>", search_path: Iterable[str | Path] = (),

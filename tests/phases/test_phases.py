@@ -177,3 +177,64 @@ def test_evaluate_skips_conformance_when_no_window_is_of_a_target_action():
     assert "no windows of IncX" in card.phases["conformance"].skipped
     assert "invariants" not in card.phases  # not asked for: left off the card, no made-up skip reason
     assert card.overall == 0.5
+
+
+# ----------------------------------------------------------------------------- one compilation
+
+
+def _counting_compilations(monkeypatch) -> dict:
+    """Count the Model constructions (each a full compilation); the real constructor runs."""
+    from specula.tla import model as model_mod
+
+    seen = {"n": 0}
+    real = model_mod.Model.__init__
+
+    def counted(self, *a, **kw):
+        seen["n"] += 1
+        real(self, *a, **kw)
+
+    monkeypatch.setattr(model_mod.Model, "__init__", counted)
+    return seen
+
+
+def test_evaluate_compiles_the_spec_once_for_runtime_and_invariants(monkeypatch):
+    from specula.phases import EvalInputs, evaluate
+
+    defs = [InvariantDef("XBounded", "safety", "XBounded == x <= Max"),
+            InvariantDef("XNeverMax", "safety", "XNeverMax == x < Max")]
+    seen = _counting_compilations(monkeypatch)
+    card = evaluate(EvalInputs(spec=SPECS / "Counter.tla", cfg=SPECS / "Counter.cfg", runtime=FAST,
+                               invariant_defs=defs, invariant_seconds=20, only=("runtime", "invariants")))
+    rows = {r["name"]: r for r in card.phases["invariants"].detail["rows"]}
+    assert card.score("runtime") == 1.0
+    assert rows["XBounded"]["status"] == "passed" and rows["XNeverMax"]["status"] == "violated"
+    assert rows["XNeverMax"]["counterexample"][-1]["state"]["x"] == 3
+    assert seen["n"] == 1
+
+
+def test_a_definition_that_does_not_compile_costs_its_own_row_only(monkeypatch):
+    from specula.phases import EvalInputs, evaluate
+
+    defs = [InvariantDef("XBounded", "safety", "XBounded == x <= Max"),
+            InvariantDef("Broken", "safety", "Broken == x <= NoSuchName")]
+    card = evaluate(EvalInputs(spec=SPECS / "Counter.tla", cfg=SPECS / "Counter.cfg", runtime=FAST,
+                               invariant_defs=defs, invariant_seconds=20, only=("runtime", "invariants")))
+    rows = {r["name"]: r for r in card.phases["invariants"].detail["rows"]}
+    assert card.score("runtime") == 1.0  # the spec alone is judged by phase 2
+    assert rows["XBounded"]["status"] == "passed"
+    assert rows["Broken"]["status"] == "error" and "NoSuchName" in rows["Broken"]["message"]
+
+
+def test_added_definitions_keep_the_specs_own_error_locations(tmp_path):
+    from specula.errors import SpecError
+    from specula.phases.runtime import build_model
+
+    (tmp_path / "Bad.tla").write_text("---- MODULE Bad ----\nVARIABLE x\nInit == x = Missing\nNext == x' = x\n====\n")
+    (tmp_path / "Bad.cfg").write_text("INIT Init\nNEXT Next\n")
+    where = []
+    for defs in ((), ("Extra == x = 1",)):
+        with pytest.raises(SpecError) as e:
+            build_model(tmp_path / "Bad.tla", tmp_path / "Bad.cfg", definitions=defs)
+        d = e.value.diagnostics()[0]
+        where.append((d.file, d.line, d.col))
+    assert where[0] == where[1] and where[0][1] == 3
