@@ -17,7 +17,7 @@ Selection: by default the exhaustive-search models with a recorded runtime under
 whose runtime is under a minute, unless TLC was measured above N on them: ``TLC_MEASURED``).
 
     python benchmarks/perf/examples_vs_tlc.py --examples DIR [--max-distinct 1000000] [--timeout 600]
-        [--only SUBSTR] [--jobs 2] [--json out.json] [--rerun previous.json]
+        [--only SUBSTR] [--skip SUBSTR ...] [--jobs 2] [--json out.json] [--rerun previous.json]
 """
 
 from __future__ import annotations
@@ -192,11 +192,14 @@ def run_one(examples: Path, tla: Path, cfg: Path, md: dict, timeout: float, libr
 
 def run(examples: Path, only: str | None, timeout: float, out_json: Path | None, library: str = "",
         rerun: set[str] | None = None, previous: list[Row] | None = None,
-        max_distinct: int | None = None, start: int = 0, jobs: int = 1, with_tlc: bool = True) -> list[Row]:
+        max_distinct: int | None = None, start: int = 0, jobs: int = 1, with_tlc: bool = True,
+        skip: tuple[str, ...] = ()) -> list[Row]:
     kept = {r.model: r for r in previous or []}
     todo, rows = [], []
     for tla, cfg, md in models(examples, only, max_distinct)[start:]:
         rel = str(cfg.relative_to(examples / "specifications"))
+        if any(part in rel for part in skip):
+            continue
         if rerun is not None and rel not in rerun and rel in kept:
             rows.append(kept[rel])
         else:
@@ -244,6 +247,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", type=Path, default=Path("/work/ext/examples"))
     ap.add_argument("--only", default=None)
+    ap.add_argument("--skip", action="append", default=[], help="leave out the models whose cfg path contains this")
     ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--jobs", type=int, default=1, help="models checked at once")
@@ -265,7 +269,7 @@ def main() -> None:
         previous = [Row(**r) for r in json.loads(a.rerun.read_text())]
         rerun = {r.model for r in previous if r.status != "agree"}
     run(a.examples.resolve(), a.only, a.timeout, a.json, a.library, rerun, previous, a.max_distinct, a.start,
-        a.jobs, not a.no_tlc)
+        a.jobs, not a.no_tlc, tuple(a.skip))
 
 
 if __name__ == "__main__":
