@@ -1,6 +1,6 @@
 """A state's identity in the search: ``key_function(model, fingerprint, order)`` gives the key
-under which a state is stored — the state itself, or its VIEW, reduced to TLC's representative
-of its orbit under SYMMETRY, optionally hashed to a 64-bit fingerprint.
+under which a state is stored — the state itself, or its VIEW, reduced to a canonical
+representative of its orbit under SYMMETRY, optionally hashed to a 64-bit fingerprint.
 
 Both searches (``checker.check``, ``simulate.simulate``) take their key from here, through
 ``plan.prepare``.
@@ -8,7 +8,9 @@ Both searches (``checker.check``, ``simulate.simulate``) take their key from her
 
 from __future__ import annotations
 
-from operator import is_
+from itertools import permutations, product
+from math import factorial
+from operator import is_, itemgetter
 from typing import Any, Callable
 
 from specula.tla.values import Fn, ModelValue, StringOrder, make_fn
@@ -31,8 +33,9 @@ def key_function(
     By default the key is the (view of the) state itself: exact, collision-free, and much faster
     in Python than serialising each state for a 64-bit fingerprint (``values.fingerprint``);
     pass ``fingerprint`` to ``check`` to store 64-bit fingerprints instead (less memory for
-    large states, TLC's collision risk). Under SYMMETRY the representative of a state's orbit is
-    the lexicographically smallest permuted state, strings and model values ranked by ``order``
+    large states, TLC's collision risk). Under SYMMETRY the key is a canonical form of the
+    state's orbit (``_symmetry_key``); with a VIEW, TLC's own representative: the
+    lexicographically smallest permuted state, strings and model values ranked by ``order``
     (TLC's string order of the model, ``plan.model_string_order``; None: by first sight).
     """
     view = getattr(model, "view", None)
@@ -41,7 +44,7 @@ def key_function(
     permute = getattr(model, "permute", None)
     base: Callable[[State], Any] = view if has_view else identity  # type: ignore[assignment]
     if perms and callable(permute):
-        return _symmetry_key(token_ranks(order), perms, permute, base, fingerprint)
+        return _symmetry_key(token_ranks(order), perms, permute, base, fingerprint, exact=has_view)
     if fingerprint is not None:
         fp = fingerprint
         return (lambda s: fp(view(s))) if has_view else fp
@@ -60,15 +63,41 @@ def token_ranks(order: StringOrder | None) -> dict[str, int]:
 
 
 def _symmetry_key(
-    ranks: dict[str, int], perms: list, permute: Callable, base: Callable[[State], Any], fingerprint: Callable | None
+    ranks: dict[str, int], perms: list, permute: Callable, base: Callable[[State], Any], fingerprint: Callable | None,
+    exact: bool = True,
 ) -> Callable[[State], Any]:
-    """TLC's representative of a state under SYMMETRY: the lexicographically smallest permuted
-    state (variables in order, values compared as TLC's ``compareTo``), then its VIEW.
+    """The key of a state under SYMMETRY: its orbit's representative, then its VIEW.
 
-    For a symmetry group (``Permutations(S)``, or products) any total order gives the same orbit
-    count; for a union of permutation sets (not a group) TLC's count depends on its order, which
-    is reproduced here (model values and strings ranked by TLC's interning order, approximated).
+    ``exact`` (needed with a VIEW, whose value on a representative depends on which one is
+    kept): TLC's representative, the lexicographically smallest permuted state (variables in
+    order, values compared as TLC's ``compareTo``), found over every permutation. Otherwise,
+    when the permutations form a group (TLC closes the SYMMETRY set into one), any canonical
+    form of the orbit partitions the states exactly as TLC's does — the same distinct and
+    generated counts, the same states explored (the search keeps the state it reached, not the
+    representative) — so a cheaper one is used: ``_orbit_canon``.
     """
+    key = _order_key(ranks)
+    if not exact:
+        fast = _orbit_canon(perms, permute, key)
+        if fast is not None:
+            if fingerprint is None:
+                return fast
+            fp = fingerprint
+            return lambda s: fp(fast(s))
+
+    # the identity leaves every state as it is (the search starts from the state itself)
+    permuters = [_permuter(p, permute) for p in perms if not _is_identity(p)]
+
+    def canon(s: State) -> Any:
+        v = base(_lexmin(s, s, permuters, key))
+        return v if fingerprint is None else fingerprint(v)
+
+    return canon
+
+
+def _order_key(ranks: dict[str, int]) -> Callable[[Any], tuple]:
+    """value -> a tuple ordered as TLC's ``compareTo`` orders values (strings and model values
+    by ``ranks``; a name not ranked is ranked after all others, at first sight)."""
     # memos by identity (entries keep their value alive, so an id is never reused while its
     # entry exists): the search interns stored states per variable and a permuted value equal to
     # its original is the original object, so most values recur as the same objects
@@ -114,77 +143,326 @@ def _symmetry_key(
         vkey_cache[v] = k
         return k
 
-    def make_permuter(p: Any) -> Callable[[Any], Any]:
-        """Value -> permuted value; sub-values are memoised (states share most of them)."""
-        get = getattr(p, "get", None)
-        if not callable(get):
-            return lambda v: permute((v,), p)[0]
-        memo: dict[int, tuple] = {}
-        vmemo: dict = {}
-        scalar = (int, str, bool)
+    return key
 
-        def pv(v: Any) -> Any:
-            c = v.__class__
-            if c is ModelValue:
-                return get(v, v)
-            if c in scalar:
-                return v
-            ent = memo.get(id(v))
-            if ent is not None and ent[0] is v:
-                return ent[1]
-            r = vmemo.get(v)  # an equal value met before as another object
-            if r is not None:
-                memo[id(v)] = (v, r)
-                return r
-            if c is tuple:
-                xs = [pv(x) for x in v]
-                r = v if all(map(is_, xs, v)) else tuple(xs)
-            elif c is frozenset:
-                xs = [pv(x) for x in v]
-                r = v if all(map(is_, xs, v)) else frozenset(xs)
-            elif c is Fn:
-                ks = [pv(k) for k in v]
-                xs = [pv(x) for x in v.values()]
-                r = v if all(map(is_, ks, v)) and all(map(is_, xs, v.values())) else make_fn(dict(zip(ks, xs)))
-            else:
-                r = permute((v,), p)[0]
-            if len(memo) > 200_000:
-                memo.clear()
-                vmemo.clear()
+
+def _permuter(p: Any, permute: Callable, pool: dict | None = None) -> Callable[[Any], Any]:
+    """Value -> its image under the permutation ``p``; sub-values are memoised (states share
+    most of them), and a value the permutation leaves as it is comes back as the same object.
+    With a ``pool`` (shared by the permuters of a group), equal images are the same object."""
+    get = getattr(p, "get", None)
+    if not callable(get):
+        return lambda v: permute((v,), p)[0]
+    memo: dict[int, tuple] = {}
+    vmemo: dict = {}
+    scalar = (int, str, bool)
+
+    def pv(v: Any) -> Any:
+        c = v.__class__
+        if c is ModelValue:
+            return get(v, v)
+        if c in scalar:
+            return v
+        ent = memo.get(id(v))
+        if ent is not None and ent[0] is v:
+            return ent[1]
+        r = vmemo.get(v)  # an equal value met before as another object
+        if r is not None:
             memo[id(v)] = (v, r)
-            vmemo[v] = r
             return r
+        if c is tuple:
+            xs = [pv(x) for x in v]
+            r = v if all(map(is_, xs, v)) else tuple(xs)
+        elif c is frozenset:
+            xs = [pv(x) for x in v]
+            r = v if all(map(is_, xs, v)) else frozenset(xs)
+        elif c is Fn:
+            ks = [pv(k) for k in v]
+            xs = [pv(x) for x in v.values()]
+            r = v if all(map(is_, ks, v)) and all(map(is_, xs, v.values())) else make_fn(dict(zip(ks, xs)))
+        else:
+            r = permute((v,), p)[0]
+        if pool is not None and r is not v:
+            r = pool.setdefault(r, r)
+        if len(memo) > 200_000:
+            memo.clear()
+            vmemo.clear()
+        memo[id(v)] = (v, r)
+        vmemo[v] = r
+        return r
 
+    return pv
+
+
+def _lexmin(s: State, best: State, permuters: list, key: Callable[[Any], tuple]) -> State:
+    """The lexicographically smallest of ``best`` and the images of ``s`` under ``permuters``
+    (variables in order, values by ``key``), permuting each variable lazily: a permutation is
+    abandoned at the first variable where it is not smaller."""
+    n = len(s)
+    best_keys: list = [None] * n
+    for pv in permuters:
+        for j in range(n):
+            a = pv(s[j])
+            b = best[j]
+            if a is b or a == b:
+                continue
+            ka = key(a)
+            kb = best_keys[j]
+            if kb is None:
+                kb = best_keys[j] = key(b)
+            if ka < kb:
+                best = best[:j] + (a,) + tuple([pv(x) for x in s[j + 1 :]])
+                best_keys = [None] * n
+                best_keys[j] = ka
+            break
+    return best
+
+
+# salts of the structural hashes below (any constants: they only need to be the same for every
+# state of a run)
+_POINT, _OPAQUE, _SEQ, _SET, _FN, _FN_VAL, _FN_KEY = 0x51ED27, 0x0A0E, 0x5E0, 0x5E7, 0xF0, 0xF1, 0xF2
+_MASK = (1 << 48) - 1
+
+
+def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) -> Callable[[State], State] | None:
+    """A canonical form of a state's orbit under the group ``perms`` of permutations of model
+    values, found without applying every permutation; None where it does not apply (not a
+    group of permutations of model values).
+
+    Each symmetric model value m gets a signature from the state: the structural contexts of
+    its occurrences (where it sits: variable, record field, sequence position, the shape of the
+    values around it with every symmetric model value blanked out). The signatures are
+    equivariant — a permuted state gives p(m) the signature m had — so over an orbit, the pairs
+    (signature vector of t, t) are the same set whatever state of the orbit we start from, and
+    the representative is the smallest of them: the permutations that put the smallest
+    signature vector in place (usually one or a few of the group's), then the lexicographically
+    smallest image among those. A signature collision only costs more candidates, never a
+    wrong answer.
+    """
+    if len(perms) < 2 or any(p.__class__ is not Fn for p in perms):
+        return None
+    points: list = []
+    index: dict = {}
+    for p in perms:
+        for a, b in p.items():
+            if a.__class__ is not ModelValue or b.__class__ is not ModelValue:
+                return None
+            if a != b and a not in index:
+                index[a] = len(points)
+                points.append(a)
+    n = len(points)
+    if n < 2:
+        return None
+    imgs = []
+    for p in perms:
+        img = tuple(index.get(p.get(m, m), -1) for m in points)
+        if -1 in img or len(set(img)) != n:
+            return None
+        imgs.append(img)
+    is_group, orbits = _group_orbits(imgs, n)
+    if not is_group:
+        return None
+    perm_at = {img: k for k, img in enumerate(imgs)}
+    getters = []
+    for img in imgs:
+        inv = [0] * n
+        for i, k in enumerate(img):
+            inv[k] = i
+        getters.append(itemgetter(*inv))
+    pool: dict = {}
+    permuters = [(lambda v: v) if _is_identity(p) else _permuter(p, permute, pool) for p in perms]
+    swaps: dict[tuple[int, int], Callable] = {}
+
+    def swap(a: int, b: int) -> Callable:
+        """The permuter of the transposition of points a and b (in the group: a product of
+        symmetric groups)."""
+        pv = swaps.get((a, b))
+        if pv is None:
+            t = list(range(n))
+            t[a], t[b] = b, a
+            pv = swaps[(a, b)] = permuters[perm_at[tuple(t)]]
         return pv
 
-    # the identity leaves every state as it is (the search starts from the state itself)
-    permuters = [make_permuter(p) for p in perms if not _is_identity(p)]
+    def fixes(pv: Callable, s: State) -> bool:
+        for x in s:
+            y = pv(x)
+            if y is not x and y != x:
+                return False
+        return True
 
-    def canon(s: State) -> Any:
-        # lexicographic minimum over the permuted states, permuting each variable lazily: a
-        # permutation is abandoned at the first variable where it is not smaller
-        best = s
-        n = len(s)
-        best_keys: list = [None] * n
-        for pv in permuters:
-            for j in range(n):
-                a = pv(s[j])
-                b = best[j]
-                if a is b or a == b:
-                    continue
-                ka = key(a)
-                kb = best_keys[j]
-                if kb is None:
-                    kb = best_keys[j] = key(b)
-                if ka < kb:
-                    best = best[:j] + (a,) + tuple([pv(x) for x in s[j + 1 :]])
-                    best_keys = [None] * n
-                    best_keys[j] = ka
-                break
-        v = base(best)
-        return v if fingerprint is None else fingerprint(v)
+    point_res = [(_POINT, ((i, 0),)) for i in range(n)]
+    memo: dict[int, tuple] = {}
+    vmemo: dict = {}
+
+    def analyse(v: Any) -> tuple:
+        """(hash of v with the symmetric model values blanked, ((point, context hash), ...))"""
+        c = v.__class__
+        if c is ModelValue:
+            i = index.get(v)
+            return (hash(v), ()) if i is None else point_res[i]
+        if c is int or c is str or c is bool:
+            return (hash(v), ())
+        ent = memo.get(id(v))
+        if ent is not None and ent[0] is v:
+            return ent[1]
+        r = vmemo.get(v)
+        if r is None:
+            if c is tuple:
+                bl = []
+                parts = []
+                for i, x in enumerate(v):
+                    b, o = analyse(x)
+                    bl.append(b)
+                    if o:
+                        parts.append((i, o))
+                blank = hash((_SEQ, tuple(bl)))
+                r = (blank, tuple([(m, hash((h, i, blank))) for i, o in parts for m, h in o]))
+            elif c is frozenset:
+                bl = []
+                occ: list = []
+                for x in v:
+                    b, o = analyse(x)
+                    bl.append(b)
+                    if o:
+                        occ.extend(o)
+                bl.sort()
+                blank = hash((_SET, tuple(bl)))
+                # a model value that is itself an element takes the set's shape as its context;
+                # deeper ones already have their element's
+                r = (blank, tuple([(m, hash((blank, _SET)) if h == 0 else h) for m, h in occ]))
+            elif c is Fn:
+                bl = []
+                fparts = []
+                for k, x in v.items():
+                    bk, ok = analyse(k)
+                    bx, ox = analyse(x)
+                    bl.append(hash((bk, bx)))
+                    if ok or ox:
+                        fparts.append((bk, ok, bx, ox))
+                bl.sort()
+                blank = hash((_FN, tuple(bl)))
+                out = []
+                for bk, ok, bx, ox in fparts:
+                    for m, h in ox:
+                        out.append((m, hash((h, _FN_VAL, bk, blank))))
+                    for m, h in ok:
+                        out.append((m, hash((h, _FN_KEY, bx, blank))))
+                r = (blank, tuple(out))
+            else:  # lazy values: the permutations leave them as they are
+                r = (_OPAQUE, ())
+            vmemo[v] = r
+        if len(memo) > 300_000:
+            memo.clear()
+            vmemo.clear()
+            pool.clear()
+        memo[id(v)] = (v, r)
+        return r
+
+    zero = (0,) * n
+    var_memos: list[dict] = []
+
+    def signature_part(j: int, x: Any) -> tuple:
+        """The signatures' part from variable j's value x (a tuple of n ints)."""
+        while len(var_memos) <= j:
+            var_memos.append({})
+        vm = var_memos[j]
+        ent = vm.get(id(x))
+        if ent is not None and ent[0] is x:
+            return ent[1]
+        occ = analyse(x)[1]
+        if occ:
+            acc = [0] * n
+            for m, h in occ:
+                acc[m] += (hash((j, h)) & _MASK) | 1  # > 0: a point that occurs has a signature > 0
+            part = tuple(acc)
+        else:
+            part = zero
+        if len(vm) > 100_000:
+            vm.clear()
+        vm[id(x)] = (x, part)
+        return part
+
+    def candidates_by_sorting(s: State, sig: list) -> list:
+        """The group is the product of the symmetric groups of its orbits: the smallest
+        signature vector has each orbit's signatures in ascending order, put there by the
+        permutations that sort each orbit's points by signature (any order within a tie).
+        Points whose every order gives the same image are left in one order: those that do
+        not occur, and a tie whose adjacent transpositions all leave the state as it is."""
+        img = [0] * n
+        runs = []
+        for orb in orbits:  # type: ignore[union-attr]
+            ranked = sorted(orb, key=sig.__getitem__)
+            for pos, pt in zip(orb, ranked):
+                img[pt] = pos
+            i, k = 0, len(ranked)
+            while i < k:
+                v = sig[ranked[i]]
+                e = i + 1
+                while e < k and sig[ranked[e]] == v:
+                    e += 1
+                if e - i > 1 and v and not all(fixes(swap(ranked[t], ranked[t + 1]), s) for t in range(i, e - 1)):
+                    runs.append((orb[i:e], ranked[i:e]))
+                i = e
+        if not runs:
+            return [permuters[perm_at[tuple(img)]]]
+        out = []
+        for choice in product(*[permutations(pts) for _, pts in runs]):
+            for (positions, _), pts in zip(runs, choice):
+                for pos, pt in zip(positions, pts):
+                    img[pt] = pos
+            out.append(permuters[perm_at[tuple(img)]])
+        return out
+
+    def candidates_by_search(s: State, sig: list) -> list:
+        ts = [g(sig) for g in getters]
+        low = min(ts)
+        return [permuters[k] for k, t in enumerate(ts) if t == low]
+
+    candidates = candidates_by_search if orbits is None else candidates_by_sorting
+
+    def canon(s: State) -> State:
+        sig = list(map(sum, zip(*[signature_part(j, x) for j, x in enumerate(s)])))
+        cands = candidates(s, sig)
+        pv = cands[0]
+        best = tuple([pv(x) for x in s])
+        if len(cands) > 1:
+            best = _lexmin(s, best, cands[1:], key)
+        return best
 
     return canon
+
+
+def _group_orbits(imgs: list[tuple], n: int) -> tuple[bool, list[list[int]] | None]:
+    """Whether the permutations ``imgs`` (as index tuples) are closed under composition, and
+    their orbits (each a sorted list of points) when they are the direct product of the
+    symmetric groups of their orbits (checked by size; a smaller set is checked pair by pair)."""
+    group = set(imgs)
+    if tuple(range(n)) not in group:
+        return False, None
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for img in imgs:
+        for i, k in enumerate(img):
+            a, b = find(i), find(k)
+            if a != b:
+                parent[a] = b
+    orbits: dict[int, list[int]] = {}
+    for i in range(n):
+        orbits.setdefault(find(i), []).append(i)
+    full = 1
+    for orb in orbits.values():
+        full *= factorial(len(orb))
+    if full == len(group):
+        return True, list(orbits.values())
+    if len(group) > 2_000:
+        return False, None
+    return all(tuple(a[i] for i in b) in group for a in imgs for b in imgs), None
 
 
 def _is_identity(p: Any) -> bool:
