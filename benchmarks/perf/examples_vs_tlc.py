@@ -183,7 +183,7 @@ def run_one(examples: Path, tla: Path, cfg: Path, md: dict, timeout: float, libr
     row.verdict = res.get("verdict", "")
     row.distinct, row.generated, row.depth = res.get("distinct"), res.get("generated"), res.get("depth")
     row.status, row.note = agree(row, res, timeout)
-    if row.status == "agree" and row.seconds > timeout:  # e.g. a long ASSUME (no limit there)
+    if row.status == "agree" and row.seconds > timeout:  # e.g. loading and compiling past the limit
         row.status, row.note = "timeout", f"agrees, but took {row.seconds:.0f} s"
     if with_tlc and row.status in ("crash", "disagree"):
         row.local_tlc = local_tlc(tla, cfg, examples)

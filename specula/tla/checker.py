@@ -189,9 +189,14 @@ def _check(
     limits = limits or Limits()
     t0 = time.monotonic()
     prep = prepare(model, cfg, mode="bfs", check_deadlock=limits.check_deadlock, fingerprint=fingerprint,
-                   order=order)
+                   order=order, max_seconds=limits.max_seconds)
     cfg, coverage = prep.cfg, prep.coverage
     result = CheckResult(verdict="ok", coverage=coverage, variables=prep.variables)
+    if prep.stopped is not None:  # the time limit passed while the ASSUMEs were evaluated
+        result.verdict, result.stopped = "limit", prep.stopped
+        result.message = _STOP_MESSAGES[prep.stopped] + " (while evaluating the ASSUMEs)"
+        result.elapsed = time.monotonic() - t0
+        return result
     if prep.error is not None:  # an ASSUME or a predicate of the plan could not be evaluated
         result.verdict, result.message, result.span = "error", str(prep.error), prep.error.span
         return result

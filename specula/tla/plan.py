@@ -20,6 +20,7 @@ from specula.tla import ast as A
 from specula.tla.compile import IMPURE, PRIME
 from specula.tla.liveness import has_temporal, unfold_definition
 from specula.tla.symmetry import identity, key_function
+from specula.tla.timelimit import TimeUp, time_limit
 from specula.tla.values import TLC_PRELUDE, TLC_PRELUDE_HEAD, StringOrder
 
 __all__ = [
@@ -128,6 +129,7 @@ class Prepared:
     key: Callable[[State], Any] = identity
     diagnostics: list[Any] = field(default_factory=list)
     error: EvalError | None = None
+    stopped: str | None = None  # "max_seconds": the time limit passed while evaluating the ASSUMEs
 
 
 def prepare(
@@ -138,11 +140,13 @@ def prepare(
     check_deadlock: bool | None = None,
     fingerprint: Callable[[Any], int] | None = None,
     order: StringOrder | None = None,
+    max_seconds: float | None = None,
 ) -> Prepared:
     """Turn (model, cfg, options) into what a search starts from, in TLC's order: ASSUMEs, then
     the plan, then the state key. ``mode`` is what ``TLCGet("config").mode`` reports ("bfs",
     "simulate"); ``order`` is the model's string order when the caller computed it already
-    (:func:`model_string_order`; only SYMMETRY needs it here)."""
+    (:func:`model_string_order`; only SYMMETRY needs it here). ``max_seconds`` limits the
+    evaluation of the ASSUMEs (``stopped`` is then "max_seconds")."""
     if cfg is None:
         cfg = getattr(model, "cfg", None)
     actions = list(getattr(model, "actions", []) or [])
@@ -153,9 +157,13 @@ def prepare(
     prep = Prepared(cfg, tuple(getattr(model, "variables", ())), coverage)
     set_tlc_config(model, cfg, check_deadlock, mode)
     try:
-        prep.diagnostics = list(model.check_assumes()) if hasattr(model, "check_assumes") else []
+        with time_limit(max_seconds):
+            prep.diagnostics = list(model.check_assumes()) if hasattr(model, "check_assumes") else []
     except EvalError as exc:
         prep.error = exc
+        return prep
+    except TimeUp:
+        prep.stopped = "max_seconds"
         return prep
     if prep.diagnostics:
         return prep

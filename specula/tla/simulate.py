@@ -85,10 +85,14 @@ def simulate(
         seed = random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
     t0 = time.monotonic()
-    prep = prepare(model, cfg, mode="simulate", check_deadlock=check_deadlock)
+    prep = prepare(model, cfg, mode="simulate", check_deadlock=check_deadlock, max_seconds=max_seconds)
     coverage = prep.coverage
     labels = [c.label for c in coverage]
     res = SimResult(seed=seed, coverage=coverage, variables=prep.variables)
+    if prep.stopped is not None:  # the time limit passed while the ASSUMEs were evaluated
+        res.stopped = prep.stopped
+        res.message = "stopped: reached the time limit (while evaluating the ASSUMEs)"
+        return res
     if prep.error is not None:
         res.errors.append(SimError("error", str(prep.error), None, [], 0, prep.error.span))
         return res

@@ -550,8 +550,8 @@ class Generator:
                 v = self._walrus_tmp()
                 return fast.format(t=t, x=parts[0][0], v=v, y=parts[1][0], k=strict), deps, size
             return f"{strict}(" + ", ".join(p[0] for p in parts) + ")", deps, size
-        if op.recursive or op.body is None or len(args) != len(op.params):
-            return None
+        if op.recursive or op.body is None or len(args) != len(op.params) or self.c.memo_key_slots(op, args, env) is not None:
+            return None  # (a remembered application is the closure compiler's, see Operators._inline)
         # inline only when every argument is trivially cheap (re-evaluated by name at each use);
         # otherwise the closure compiler binds the arguments once (call-by-need). Deciding on the
         # syntax, before compiling anything, keeps every argument compiled (and folded) once.

@@ -8,6 +8,7 @@ from specula.errors import EvalError
 from specula.tla import ast as A
 from specula.tla import builtins as B
 from specula.tla.compile.env import UNSET, STATE, PRIME, OpVal, Env, CompileError, NODEPS, const_fn
+from specula.tla.values import ValueFault
 
 
 class Names:
@@ -248,7 +249,10 @@ class Names:
         if not deps:
             fn, deps = self.fold(fn, deps, a)
             if not deps:
-                return ("const", fn(None, None, self.frame))
+                try:
+                    return ("const", fn(None, None, self.frame))
+                except (EvalError, ValueFault, RecursionError):
+                    pass  # a constant that fails: evaluated where the body uses it (as TLC), if at all
         if PRIME in deps or isinstance(a, (A.Name, A.Number, A.String, A.Bool)) or env.init:
             return ("expr", a, env)
         k = self.new_slot()

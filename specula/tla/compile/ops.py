@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
-from specula.tla.compile.env import UNSET, STATE, IMPURE, EXPR_FN, OpVal, Env, CompileError, STATE_ONLY, per_state, sizeable, same_types
+from specula.tla.compile.env import UNSET, STATE, PRIME, IMPURE, EXPR_FN, OpVal, Env, CompileError, STATE_ONLY, per_state, sizeable, same_types, const_fn
 from specula.tla.operators import strict_native
 from specula.tla.values import ValueFault
 
@@ -72,7 +72,141 @@ class Operators:
         if env.init and not benv.init:
             benv = benv.with_(init=True)
         fn, deps = self.expr(op.body, benv)
-        return self.wrap_lazy(fn, deps, lazy)
+        plain, pdeps = self.wrap_lazy(fn, deps, lazy)
+        key_slots = self.memo_key_slots(op, args, env)
+        if key_slots is None or not pdeps or PRIME in pdeps:
+            return plain, pdeps
+        for b in binds.values():
+            if b[0] == "expr" and PRIME in self.expr(b[1], b[2])[1]:
+                return plain, pdeps
+        return self._memo_call(op, binds, env, fn, plain, key_slots), pdeps
+
+    def memo_key_slots(self, op: OpVal, args: tuple, env: Env) -> tuple[int, ...] | None:
+        """Whether an application of the user operator ``op`` is worth remembering, and then the
+        frame slots its body reads besides its parameters (bindings of the LET or INSTANCE it
+        comes from), which join the argument values in the memo's key; None when not: the body
+        is cheap, reads a variable, a primed or impure value, or takes operator arguments."""
+        if not args or env.primed or env.init or op.native is not None or op.body is None or op.recursive:
+            return None
+        if any(p.arity for p in op.params):
+            return None
+        ck = ("memo-plan", id(op.body), id(op.env))
+        hit = self.def_cache.get(ck, self)
+        if hit is not self:
+            return hit[1]
+        plan = None
+        if sizeable(op.body):
+            aenv = (op.env or Env()).bind({p.name: ("slot", -1) for p in op.params})
+            if self.state_vars(op.body, aenv) == frozenset():
+                plan = self._free_slots(op.body, aenv)
+        # the env is kept in the entry so that its id is not reused while the entry lives
+        self.def_cache[ck] = (op.env, plan)
+        return plan
+
+    def _free_slots(self, body: Any, env: Env) -> tuple[int, ...] | None:
+        """Frame slots read by ``body`` through its environment's bindings (following the
+        definitions it uses), or None when it reads something else than constants and slots."""
+        out: set[int] = set()
+        seen: set[tuple[int, int]] = set()
+        todo: list[tuple[Any, Env]] = [(body, env)]
+        while todo:
+            n0, env0 = todo.pop()
+            for x in A.walk(n0):
+                if not isinstance(x, (A.Name, A.OpApp)) or (isinstance(x, A.OpApp) and x.prefix):
+                    continue
+                b = self.try_resolve(x.name, env0)
+                if b is None:
+                    continue
+                kind = b[0]
+                if kind == "slot":
+                    if b[1] >= 0:
+                        out.add(b[1])
+                elif kind == "lazy":
+                    out.add(b[1])
+                    for d in b[3]:
+                        if d.__class__ is not int:
+                            return None
+                        out.add(d)
+                elif kind == "expr":
+                    if (id(b[1]), id(b[2])) not in seen:
+                        seen.add((id(b[1]), id(b[2])))
+                        todo.append((b[1], b[2]))
+                elif kind == "op":
+                    o = b[1]
+                    if o.native is None and o.body is not None and (id(o.body), id(o.env)) not in seen:
+                        seen.add((id(o.body), id(o.env)))
+                        oenv = o.env or Env()
+                        if o.params:
+                            oenv = oenv.bind({p.name: ("slot", -1) for p in o.params})
+                        todo.append((o.body, oenv))
+                elif kind == "func":
+                    if (id(b[1]), id(b[2])) not in seen:
+                        seen.add((id(b[1]), id(b[2])))
+                        todo.append((b[1].body, b[2]))
+                elif kind not in ("const", "instance", "funcdef"):
+                    return None
+        return tuple(sorted(out))
+
+    def _memo_call(self, op: OpVal, binds: dict, env: Env, body: EXPR_FN, plain: EXPR_FN,
+                   key_slots: tuple[int, ...]) -> EXPR_FN:
+        """``plain`` (the inlined application) with its values remembered by argument values (and
+        the values of ``key_slots``): the body reads no variable and nothing impure, so it is a
+        function of those. The arguments are evaluated first; one that fails leaves the
+        application to ``plain``, where it is evaluated only if the body uses it (as TLC)."""
+        getters: list[EXPR_FN] = []
+        lazy_slots: list[int] = []  # per argument: the slot its value is stored in, or -1
+        for p in op.params:
+            b = binds[p.name]
+            kind = b[0]
+            if kind == "lazy":
+                getters.append(b[2])
+                lazy_slots.append(b[1])
+                continue
+            if kind == "slot":
+                k = b[1]
+                getters.append(lambda s, n, e, k=k: e[k])
+            elif kind == "const":
+                getters.append(const_fn(b[1]))
+            elif kind == "var":
+                i = b[1]
+                getters.append(lambda s, n, e, i=i: s[i])
+            else:  # "expr": a name or a literal, by name
+                getters.append(self.expr(b[1], b[2])[0])
+            lazy_slots.append(-1)
+        stores = [(i, k) for i, k in enumerate(lazy_slots) if k >= 0]
+        memo: dict = {}
+        stats = [0, 0]  # calls, hits: the memo turns itself off after 20,000 calls that hit
+        # less than 2% of the time (arguments that never recur)
+
+        def memo_call(s: Any, n: Any, e: list) -> Any:
+            if stats[0] >= 20_000 and stats[1] * 50 < stats[0]:
+                if memo:
+                    memo.clear()
+                return plain(s, n, e)
+            stats[0] += 1
+            try:
+                vals = [g(s, n, e) for g in getters]
+            except EvalError:
+                return plain(s, n, e)
+            if key_slots:
+                vals.extend([e[k] for k in key_slots])
+            key = tuple(vals)
+            try:
+                hit = memo.get(key)
+            except TypeError:  # a value without a hash (e.g. an infinite lazy function)
+                return plain(s, n, e)
+            if hit is not None and same_types(key, hit[0]):
+                stats[1] += 1
+                return hit[1]
+            for i, k in stores:
+                e[k] = vals[i]
+            r = body(s, n, e)
+            if len(memo) > 100_000:
+                memo.clear()
+            memo[key] = (key, r)
+            return r
+
+        return memo_call
 
     @staticmethod
     def wrap_lazy(fn: EXPR_FN, deps: frozenset, lazy: list[int]) -> tuple:
