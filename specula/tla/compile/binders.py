@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
-from specula.tla.compile.env import STATE, IMPURE, Env, NODEPS, STATE_ONLY, per_state, large, raiser, truth
+from specula.tla.compile.env import STATE, IMPURE, Env, NODEPS, STATE_ONLY, const_fn, per_state, large, raiser, truth
 from specula.tla.values import FilterSet, LazyFn, LazySet, Product, ValueFault, enumerate_set, format_value, make_fn, least, ordered
 
 
@@ -322,8 +322,10 @@ class Binders:
 
         return self.fold(fcons, deps, node)
 
-    def funcdef_value(self, fd: A.FuncDef, denv: Env, d: Any, env: Env) -> tuple:
-        """A (possibly recursive) function definition ``f[x \\in S] == body`` as a value."""
+    def funcdef_value(self, fd: A.FuncDef, denv: Env, d: Any, env: Env, only_applied: bool = False) -> tuple:
+        """A (possibly recursive) function definition ``f[x \\in S] == body`` as a value;
+        ``only_applied`` (a LET-defined function never used but as ``f[e]``): evaluated at the
+        points applied, as TLC, not on its whole domain (ReduceSet's ``f[s \\in SUBSET S]``)."""
         # only top-level definitions are shared between call sites: a LET-defined function
         # captures the bindings (slots) of its enclosing context
         cacheable = not denv.locals and not denv.subst_locals
@@ -341,6 +343,7 @@ class Binders:
         deps = (bd - set(slots) - {kself}) | ddeps
         nb = len(binders)
         name = fd.name
+        lazy = only_applied
 
         def build(s: Any, n: Any, e: list) -> Any:
             e2 = list(e)
@@ -376,7 +379,7 @@ class Binders:
 
             f = LazyFn(dom, rule, name)
             e2[kself] = f
-            if isinstance(dom, LazySet) and not dom.finite:
+            if lazy or (isinstance(dom, LazySet) and not dom.finite):
                 return f
             try:
                 return f.materialize()
@@ -385,7 +388,14 @@ class Binders:
             except RecursionError:
                 raise EvalError(f"recursion too deep in function {name}", fd.span) from None
 
-        res = self.fold(build, frozenset(deps), fd)
+        res = None
+        if lazy and not deps:  # a constant function: one value, its points evaluated when applied
+            try:
+                res = (const_fn(build(None, None, self.frame)), NODEPS)
+            except (EvalError, ValueFault, RecursionError):
+                pass
+        if res is None:
+            res = self.fold(build, frozenset(deps), fd)
         if res[1] and not (res[1] - {IMPURE}):
             res = (res[0], frozenset(deps) | {STATE})
         elif res[1] == STATE_ONLY:

@@ -330,7 +330,7 @@ class Expressions:
                     raise CompileError("LET-level INSTANCE ... WITH is not supported yet", d.span)
                 cur = cur.bind({d.name: ("instance", base)})
             elif isinstance(d, A.FuncDef):
-                fn, deps = self.funcdef_value(d, cur, None, env)
+                fn, deps = self.funcdef_value(d, cur, None, env, only_applied(d, node))
                 if not deps:
                     fb: tuple = ("const", fn(None, None, self.frame))
                 else:
@@ -366,3 +366,21 @@ class Expressions:
 
     def _temporal(self, node: Any, env: Env) -> tuple:
         return raiser("temporal formulas cannot be evaluated in a state", node.span), frozenset({STATE})
+
+
+def only_applied(d: A.FuncDef, let: A.Let) -> bool:
+    """Whether the LET-defined function ``d`` is only ever applied (``f[e]``) in its LET: in
+    its own body, the definitions after it and the LET's body. Its value then never escapes,
+    and it is evaluated at the points applied only (TLC's FcnLambdaValue), not on its domain."""
+    name = d.name
+    heads: set[int] = set()
+    named: list[Any] = []
+    parts = [d.body] + [x for x in let.defs[let.defs.index(d) + 1:]] + [let.body]
+    for part in parts:
+        for x in A.walk(part):
+            if isinstance(x, A.FuncApp) and isinstance(x.fn, (A.Name, A.OpApp)):
+                heads.add(id(x.fn))
+            if isinstance(x, (A.Name, A.OpApp)) and x.name == name:
+                named.append(x)
+    return all(id(x) in heads and not getattr(x, "args", ()) and not getattr(x, "prefix", ())
+               for x in named)
