@@ -47,14 +47,18 @@ class Operators:
         if op.recursive:
             return self.call_recursive(op, args, env, span)
         if not args and op.env is not None and op.env.scope is not None and not op.env.locals and op.key is not None:
-            ck = ("def", op.key, env.primed, env.init, id(op.env.scope), id(op.env.subst_locals) if op.env.subst_locals else 0)
+            where = (op.key, id(op.env.scope), id(op.env.subst_locals) if op.env.subst_locals else 0)
+            hit = self.def_cache.get(("const",) + where)  # a constant: one value in actions, Init, invariants
+            if hit is not None:
+                return hit
+            ck = ("def", env.primed, env.init) + where
             hit = self.def_cache.get(ck)
             if hit is not None:
                 return hit
             res = self._inline(op, args, env, span)
             if res[1] == STATE_ONLY and sizeable(op.body):
                 res = (per_state(res[0]), res[1])
-            self.def_cache[ck] = res
+            self.def_cache[("const",) + where if not res[1] else ck] = res
             return res
         return self._inline(op, args, env, span)
 
