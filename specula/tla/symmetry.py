@@ -320,8 +320,20 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
             elif c is frozenset:
                 bl = []
                 occ: list = []
+                direct = []
+                get = memo.get
                 for x in v:
-                    b, o = analyse(x)
+                    cx = x.__class__
+                    if cx is ModelValue:
+                        i = index.get(x)
+                        if i is not None:
+                            direct.append(i)
+                            bl.append(_POINT)
+                            continue
+                        bl.append(hash(x))
+                        continue
+                    ent = get(id(x))
+                    b, o = ent[1] if ent is not None and ent[0] is x else analyse(x)
                     bl.append(b)
                     if o:
                         occ.extend(o)
@@ -329,13 +341,22 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
                 blank = hash((_SET, tuple(bl)))
                 # a model value that is itself an element takes the set's shape as its context;
                 # deeper ones already have their element's
-                r = (blank, tuple([(m, hash((blank, _SET)) if h == 0 else h) for m, h in occ]))
+                if direct:
+                    h = hash((blank, _SET))
+                    occ.extend([(i, h) for i in direct])
+                r = (blank, tuple(occ))
             elif c is Fn:
                 bl = []
                 fparts = []
+                get = memo.get
                 for k, x in v.items():
-                    bk, ok = analyse(k)
-                    bx, ox = analyse(x)
+                    bk, ok = analyse(k) if k.__class__ is not str else (hash(k), ())
+                    cx = x.__class__
+                    if cx is int or cx is str or cx is bool:
+                        bx, ox = hash(x), ()
+                    else:
+                        ent = get(id(x))
+                        bx, ox = ent[1] if ent is not None and ent[0] is x else analyse(x)
                     bl.append(hash((bk, bx)))
                     if ok or ox:
                         fparts.append((bk, ok, bx, ox))
@@ -358,31 +379,25 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
         memo[id(v)] = (v, r)
         return r
 
-    zero = (0,) * n
     var_memos: list[dict] = []
 
-    def signature_part(j: int, x: Any) -> tuple:
-        """The signatures' part from variable j's value x (a tuple of n ints)."""
-        while len(var_memos) <= j:
-            var_memos.append({})
-        vm = var_memos[j]
-        ent = vm.get(id(x))
-        if ent is not None and ent[0] is x:
-            return ent[1]
+    def signature_part(j: int, x: Any) -> tuple | None:
+        """The signatures' part from variable j's value x (a tuple of n ints; None: no
+        symmetric model value occurs in x), memoised by identity."""
         occ = analyse(x)[1]
+        part = None
         if occ:
             acc = [0] * n
             for m, h in occ:
                 acc[m] += (hash((j, h)) & _MASK) | 1  # > 0: a point that occurs has a signature > 0
             part = tuple(acc)
-        else:
-            part = zero
+        vm = var_memos[j]
         if len(vm) > 100_000:
             vm.clear()
         vm[id(x)] = (x, part)
         return part
 
-    def candidates_by_sorting(s: State, sig: list) -> list:
+    def candidates_by_sorting(s: State, sig: list) -> list[int]:
         """The group is the product of the symmetric groups of its orbits: the smallest
         signature vector has each orbit's signatures in ascending order, put there by the
         permutations that sort each orbit's points by signature (any order within a tie).
@@ -394,39 +409,58 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
             ranked = sorted(orb, key=sig.__getitem__)
             for pos, pt in zip(orb, ranked):
                 img[pt] = pos
+            vals = [sig[pt] for pt in ranked]
+            if len(set(vals)) == len(vals) or (vals[0] == 0 and vals.count(0) + len(set(vals)) - 1 == len(vals)):
+                continue  # no tie, or a tie of points that do not occur
             i, k = 0, len(ranked)
             while i < k:
-                v = sig[ranked[i]]
+                v = vals[i]
                 e = i + 1
-                while e < k and sig[ranked[e]] == v:
+                while e < k and vals[e] == v:
                     e += 1
                 if e - i > 1 and v and not all(fixes(swap(ranked[t], ranked[t + 1]), s) for t in range(i, e - 1)):
                     runs.append((orb[i:e], ranked[i:e]))
                 i = e
         if not runs:
-            return [permuters[perm_at[tuple(img)]]]
+            return [perm_at[tuple(img)]]
         out = []
         for choice in product(*[permutations(pts) for _, pts in runs]):
             for (positions, _), pts in zip(runs, choice):
                 for pos, pt in zip(positions, pts):
                     img[pt] = pos
-            out.append(permuters[perm_at[tuple(img)]])
+            out.append(perm_at[tuple(img)])
         return out
 
-    def candidates_by_search(s: State, sig: list) -> list:
+    def candidates_by_search(s: State, sig: list) -> list[int]:
         ts = [g(sig) for g in getters]
         low = min(ts)
-        return [permuters[k] for k, t in enumerate(ts) if t == low]
+        return [k for k, t in enumerate(ts) if t == low]
 
     candidates = candidates_by_search if orbits is None else candidates_by_sorting
+    identity_at = perm_at[tuple(range(n))]
+    zero = [0] * n
 
     def canon(s: State) -> State:
-        sig = list(map(sum, zip(*[signature_part(j, x) for j, x in enumerate(s)])))
+        while len(var_memos) < len(s):
+            var_memos.append({})
+        parts = []
+        for j, x in enumerate(s):
+            e = var_memos[j].get(id(x))
+            part = e[1] if e is not None and e[0] is x else signature_part(j, x)
+            if part is not None:
+                parts.append(part)
+        if not parts:
+            return s  # no symmetric model value occurs: every permutation leaves s as it is
+        sig = list(map(sum, zip(*parts))) if len(parts) > 1 else list(parts[0])
         cands = candidates(s, sig)
-        pv = cands[0]
-        best = tuple([pv(x) for x in s])
+        k = cands[0]
+        if k == identity_at:
+            best = s
+        else:
+            pv = permuters[k]
+            best = tuple([pv(x) for x in s])
         if len(cands) > 1:
-            best = _lexmin(s, best, cands[1:], key)
+            best = _lexmin(s, best, [permuters[k] for k in cands[1:]], key)
         return best
 
     return canon
