@@ -183,6 +183,8 @@ def _permuter(p: Any, permute: Callable, pool: dict | None = None) -> Callable[[
         else:
             r = permute((v,), p)[0]
         if pool is not None and r is not v:
+            if len(pool) > 500_000:
+                pool.clear()
             r = pool.setdefault(r, r)
         if len(memo) > 200_000:
             memo.clear()
