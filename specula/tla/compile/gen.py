@@ -585,8 +585,8 @@ class Generator:
             return None
         parts = [self.sub(a, env) for a in args]
         deps = set().union(*[p[1] for p in parts])
-        size = 1 + sum(p[2] for p in parts)
-        return self.apply(op, [p[0] for p in parts], args), deps, size
+        src = self.apply(op, [p[0] for p in parts], args)
+        return (not deps and _fold(self, src, node)) or (src, deps, 1 + sum(p[2] for p in parts))
 
     def apply(self, op: Operator, srcs: list[str], args: tuple = ()) -> str:
         """Source applying the registry operator ``op`` to operand sources: its fast template
@@ -894,6 +894,21 @@ class Generator:
         x = self._comp_body(node.body, benv)
         src = f"_mkfn({{e[{k}]: {x[0]} for e[{k}] in _en({dsrc})}})"
         return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
+
+
+def _fold(g: Generator, src: str, node: Any) -> tuple | None:
+    """A constant application (``1..N`` of ``x \\in 1..N`` in a filter) evaluated once, at
+    generation, instead of at each use; None for a literal or when it fails (the error is
+    then reported at run time, as TLC does)."""
+    if _LIT.match(src):
+        return None
+    fn = g._build(src, getattr(node, "span", None), node)
+    if fn is None:
+        return None
+    try:
+        return g.const(fn(None, None, g.c.frame)), set(), 1
+    except Exception:  # noqa: BLE001 - kept for run time
+        return None
 
 
 def fault(exc: BaseException, span: Any) -> EvalError:
