@@ -8,6 +8,10 @@ difference is the liveness part.
 
     python benchmarks/perf/liveness_speed.py [--n 3] [--k 48] [--tlc /work/ext/tla2tools.jar]
     python benchmarks/perf/liveness_speed.py --spec /work/ext/examples/specifications/ewd426/TokenRing.tla
+    python benchmarks/perf/liveness_speed.py --spec SPEC.tla --cfg X.cfg --baseline /tmp/main-tree
+
+``--baseline DIR`` runs an older source tree too (before/after in one run); CPU seconds are
+printed for specula, the figure to compare on a loaded machine.
 """
 
 from __future__ import annotations
@@ -39,7 +43,9 @@ def cfg(n: int, k: int, props: bool) -> str:
     return text + ("PROPERTIES Cycles Leads\n" if props else "")
 
 
-def run_specula(d: Path, name: str, spec: Path | None = None) -> tuple[float, str]:
+def run_specula(d: Path, name: str, spec: Path | None = None, pythonpath: str | None = None) -> tuple[float, str]:
+    """Wall time of the whole run; the output ends with the process's CPU seconds (``cpu=``),
+    the figure to compare on a loaded machine."""
     spec = spec or d / "Wheels.tla"
     code = (
         "import sys, time\n"
@@ -47,11 +53,22 @@ def run_specula(d: Path, name: str, spec: Path | None = None) -> tuple[float, st
         "t = time.monotonic()\n"
         f"m, c = build_model({str(spec)!r}, {str(d / name)!r}, search_path=('/work/ext/cmtla',))\n"
         "r = check(m, Limits(max_seconds=1800), cfg=c)\n"
-        "print(r.verdict, r.distinct, [(p.name, p.status) for p in r.properties], round(time.monotonic() - t, 2))\n"
+        "print(r.verdict, r.distinct, [(p.name, p.status) for p in r.properties], round(time.monotonic() - t, 2),\n"
+        "      f'cpu={time.process_time():.2f}')\n"
     )
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
     t = time.monotonic()
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     return time.monotonic() - t, (p.stdout.strip() or p.stderr[-400:])
+
+
+def _cpu(out: str) -> float | None:
+    import re
+
+    m = re.search(r"cpu=([0-9.]+)", out)
+    return float(m.group(1)) if m else None
 
 
 def run_tlc(jar: str, d: Path, name: str, spec: Path | None = None) -> tuple[float, str]:
@@ -90,6 +107,8 @@ def main() -> None:
     ap.add_argument("--tlc", default=os.environ.get("SPECULA_TLA2TOOLS", "/work/ext/tla2tools.jar"))
     ap.add_argument("--spec", type=Path, default=None, help="another model: SPEC.tla with --cfg (its PROPERTY lines are dropped for the safety-only run)")
     ap.add_argument("--cfg", type=Path, default=None)
+    ap.add_argument("--baseline", default=None, help="an older specula source tree (e.g. a `git archive` of main), "
+                    "run through PYTHONPATH in the same run for before/after figures")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
@@ -105,13 +124,24 @@ def main() -> None:
             (d / "Safe.cfg").write_text(cfg(a.n, a.k, False))
             print(f"Wheels N={a.n} K={a.k}: {a.k ** a.n} states, {a.n * a.k ** a.n} edges")
         rows = {}
-        for tool in ("specula", "tlc"):
+        cpu = {}
+        tools = ["specula"] + (["baseline"] if a.baseline else []) + ["tlc"]
+        for tool in tools:
             if tool == "tlc" and not Path(a.tlc).is_file():
                 continue
             for name in ("Safe.cfg", "Live.cfg"):
-                secs, out = run_specula(d, name, spec) if tool == "specula" else run_tlc(a.tlc, d, name, spec)
+                if tool == "tlc":
+                    secs, out = run_tlc(a.tlc, d, name, spec)
+                else:
+                    secs, out = run_specula(d, name, spec, a.baseline if tool == "baseline" else None)
+                    cpu[(tool, name)] = _cpu(out)
                 rows[(tool, name)] = secs
-                print(f"{tool:8} {name:9} {secs:7.1f}s  {out[:160]}", flush=True)
+                print(f"{tool:8} {name:9} {secs:7.1f}s  {out[:200]}", flush=True)
+        if a.baseline and all(cpu.get((t, n)) is not None for t in ("specula", "baseline") for n in ("Safe.cfg", "Live.cfg")):
+            new_l = cpu[("specula", "Live.cfg")] - cpu[("specula", "Safe.cfg")]
+            old_l = cpu[("baseline", "Live.cfg")] - cpu[("baseline", "Safe.cfg")]
+            print(f"liveness part (CPU): specula {new_l:.2f}s, baseline {old_l:.2f}s; whole run with liveness (CPU): "
+                  f"{cpu[('specula', 'Live.cfg')]:.2f}s vs {cpu[('baseline', 'Live.cfg')]:.2f}s")
         if ("tlc", "Live.cfg") in rows:
             sl = rows[("specula", "Live.cfg")] - rows[("specula", "Safe.cfg")]
             tl = rows[("tlc", "Live.cfg")] - rows[("tlc", "Safe.cfg")]

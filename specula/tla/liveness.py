@@ -71,6 +71,7 @@ class Fair:
     succ: Callable[[State], list] | None = None  # successors of A (None: evaluate step per edge)
     sub: Callable[[State], Any] | None = None  # v
     labels: frozenset | None = None  # model actions whose edges are exactly A's steps (None: unknown)
+    whole: bool = False  # v is the tuple of every variable: <<A>>_v steps are the state changes
 
 
 @dataclass
@@ -104,13 +105,50 @@ class Graph:
     def n_explored(self) -> int:
         return len(self.states) if self.explored is None else min(self.explored, len(self.states))
 
-    def out_edges(self) -> list[list[int]]:
+    def out_edges(self) -> Any:
+        """Per state, its out-edge ids (a sequence of ranges when the edges are sorted by source,
+        as the search records them; else lists)."""
         if self._out is None:
-            out: list[list[int]] = [[] for _ in range(len(self.states))]
-            for e, u in enumerate(self.src):
-                out[u].append(e)
-            self._out = out
+            self._out = _out_ranges(self.src, len(self.states))
         return self._out
+
+
+class _Ranges:
+    """Out-edges by state when edge ids are sorted by source: ``r[v]`` is ``range(off[v], off[v+1])``."""
+
+    __slots__ = ("off",)
+
+    def __init__(self, off: array) -> None:
+        self.off = off
+
+    def __getitem__(self, v: int) -> range:
+        off = self.off
+        return range(off[v], off[v + 1])
+
+    def __len__(self) -> int:
+        return len(self.off) - 1
+
+
+def _out_ranges(src: array, n: int) -> Any:
+    m = len(src)
+    off = array("q", bytes(8 * (n + 1)))
+    prev = -1
+    for e in range(m):
+        u = src[e]
+        if u != prev:
+            if u < prev:
+                break
+            for v in range(prev + 1, u + 1):
+                off[v] = e
+            prev = u
+    else:
+        for v in range(prev + 1, n + 1):
+            off[v] = m
+        return _Ranges(off)
+    out: list[list[int]] = [[] for _ in range(n)]
+    for e, u in enumerate(src):
+        out[u].append(e)
+    return out
 
 
 @dataclass
@@ -427,10 +465,9 @@ def spec_fairness(model: Any, cfg: Any, extras: list | None = None) -> list[Fair
 # --------------------------------------------------------------------------- graph algorithms
 
 
-def _sccs(nodes: list[int], allowed: Callable[[int], bool], out: list[list[int]], dst: array, edge_ok: Callable[[int], bool]) -> list[list[int]]:
-    """Tarjan's SCCs of the subgraph induced by ``nodes`` (iterative; ``allowed`` must be
-    membership in ``nodes``). Arrays for large subgraphs, dicts for small ones."""
-    n_all = len(out)
+def _sccs(nodes: list[int], out: Any, dst: array, edge_ok: Callable[[int], bool], n_all: int) -> Iterable[list[int]]:
+    """Tarjan's SCCs of the subgraph induced by ``nodes`` (iterative), yielded as they complete.
+    Arrays for large subgraphs, dicts for small ones."""
     big = len(nodes) * 8 > n_all
     mask = bytearray(n_all)
     for v in nodes:
@@ -439,7 +476,6 @@ def _sccs(nodes: list[int], allowed: Callable[[int], bool], out: list[list[int]]
     low: Any = array("i", [0]) * n_all if big else {}
     on = bytearray(n_all)
     stack: list[int] = []
-    result: list[list[int]] = []
     counter = 0
     get = index.__getitem__ if big else (lambda v, d=index: d.get(v, -1))
     for root in nodes:
@@ -479,6 +515,11 @@ def _sccs(nodes: list[int], allowed: Callable[[int], bool], out: list[list[int]]
                 if lv < low[u]:
                     low[u] = lv
             if lv == index[v]:
+                if stack[-1] == v:
+                    stack.pop()
+                    on[v] = 0
+                    yield [v]
+                    continue
                 comp = []
                 while True:
                     w = stack.pop()
@@ -486,8 +527,7 @@ def _sccs(nodes: list[int], allowed: Callable[[int], bool], out: list[list[int]]
                     comp.append(w)
                     if w == v:
                         break
-                result.append(comp)
-    return result
+                yield comp
 
 
 class _LazyMask:
@@ -533,7 +573,7 @@ class _Checker:
         n = len(self.g.states)
         steps = bytearray(len(self.g.src))
         en = bytearray(n)
-        for s in range(n):
+        for s in range(self.g.n_explored):  # the others have no known edge and are on no cycle
             if not s & 255:
                 self.tick()
             for e in self.out[s]:
@@ -544,8 +584,11 @@ class _Checker:
         return steps, en
 
     def node_mask(self, fn: Callable[[State], bool], negate: bool = False) -> bytearray:
+        """The predicate on the explored states (the others are on no cycle, lead to none)."""
         m = bytearray(len(self.g.states))
-        for i, s in enumerate(self.g.states):
+        states = self.g.states
+        for i in range(self.g.n_explored):
+            s = states[i]
             if not i & 255:
                 self.tick()
             self.g.at_state(i)
@@ -554,34 +597,54 @@ class _Checker:
         return m
 
     def fair_scc(self, nodes: list[int], node_ok: bytearray | None, edge_ok: Callable[[int], bool], must: bytearray | None) -> tuple[list[int], list] | None:
-        """A fair SCC within ``nodes`` (and its witnesses: edges/nodes the cycle must visit)."""
+        """A fair SCC within ``nodes`` (and its witnesses: edges/nodes the cycle must visit).
+        Fairness conditions read off the edges' labels are tried first: they reject most
+        components before any action has to be run for ENABLED."""
         dst = self.g.dst
-        allowed_set = set(nodes)
-        for comp in _sccs(nodes, allowed_set.__contains__, self.out, dst, edge_ok):
-            self.tick()
+        fe = self.fe
+        fair_list = self.fair
+        order = fe.order
+        n_exp = self.g.n_explored
+        count = 0
+        for comp in _sccs(nodes, self.out, dst, edge_ok, len(self.g.states)):
+            count += 1
+            if not count & 255:
+                self.tick()
+            if len(comp) == 1:
+                # one state: its only cycle stutters there (a self-loop is never a <<A>>_v step);
+                # fair when no fairness condition is enabled in it
+                v = comp[0]
+                if v >= n_exp or any(fe.enabled(k, v) for k in order):
+                    continue
+                if must is not None and not must[v]:
+                    continue
+                witnesses = [("node", v) for f in fair_list if f.kind == "WF"]
+                if must is not None:
+                    witnesses.insert(0, ("node", v))
+                return comp, witnesses
             cset = set(comp)
             inner = [e for v in comp for e in self.out[v] if dst[e] in cset and edge_ok(e)]
-            witnesses: list = []
+            got: dict[int, tuple] = {}
             fair = True
             remove: set[int] = set()
-            for k, f in enumerate(self.fair):
-                fe = self.fe
+            for k in order:
                 e_hit = next((e for e in inner if fe.step(k, e)), None)
                 if e_hit is not None:
-                    witnesses.append(("edge", e_hit))
+                    got[k] = ("edge", e_hit)
                     continue
-                if f.kind == "WF":
+                if fair_list[k].kind == "WF":
                     off = next((v for v in comp if not fe.enabled(k, v)), None)
                     if off is None:
                         fair = False
                         break
-                    witnesses.append(("node", off))
+                    got[k] = ("node", off)
                 else:  # SF: no step in the component -> it must avoid the enabling states
                     ens = [v for v in comp if fe.enabled(k, v)]
                     if ens:
                         fair = False
                         remove.update(ens)
             if fair:
+                witnesses = [got[k] for k in range(len(fair_list)) if k in got]
                 if must is not None:  # checked after fairness: cheaper to reject unfair ones first
                     hit = next((v for v in comp if must[v]), None)
                     if hit is None:
@@ -746,14 +809,16 @@ def _check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair
                 found = ck.fair_scc(everything, None, always, notp)
             elif ob.kind == "E":  # <>P: ~P from an initial state on, into a fair cycle
                 notp = _LazyMask(ck, ob.p, True)  # type: ignore[assignment]
-                reach = _reach([i for i in g.inits if notp[i]], ck, lambda v: bool(notp[v]))
-                found = ck.fair_scc(sorted(v for v in reach if v < n_exp), notp, always, None)
-                start, region = [i for i in g.inits if notp[i]], (lambda v, r=reach: v in r)
+                # states not explored yet have no known successor: on no cycle, lead to none
+                start = [i for i in g.inits if i < n_exp and notp[i]]
+                reach = _reach(start, ck, lambda v: v < n_exp and bool(notp[v]))
+                found = ck.fair_scc(sorted(reach), notp, always, None)
+                region = lambda v, r=reach: v in r  # noqa: E731
             elif ob.kind == "LT":  # P ~> Q: from P /\ ~Q through ~Q into a fair cycle
                 pm = ck.node_mask(ob.p)  # type: ignore[arg-type]
                 notq = _LazyMask(ck, ob.q, True)  # only where P holds and along ~Q paths
                 triggers = [v for v in everything if pm[v] and notq[v]]
-                reach = _reach(triggers, ck, lambda v: bool(notq[v]))
+                reach = _reach(triggers, ck, lambda v: v < n_exp and bool(notq[v]))
                 found = ck.fair_scc(sorted(v for v in reach if v < n_exp), notq, always, None)
                 if found is not None:
                     # prefix: initial state -> a trigger (any path), then ~Q path into the cycle
@@ -853,17 +918,17 @@ def _check_ltl(g: Graph, ob: Obligation, fe: FairEval, deadline: float | None) -
     pre, cyc = ps.lasso(init, comp, wit)
     states, labels = g.states, g.labels
     start = pre[0][0] if pre else (cyc[0][0] if cyc else next(u for u in init if u in comp))
-    trace: list[tuple[str | None, State]] = [(None, states[ps.ps[start]])]
+    trace: list[tuple[str | None, State]] = [(None, states[ps.state_of(start)])]
     for _u, v, e in pre:
         if e >= 0:
-            trace.append((labels[g.act[e]], states[ps.ps[v]]))
+            trace.append((labels[g.act[e]], states[ps.state_of(v)]))
     loop_at = len(trace)
     real = [(v, e) for _u, v, e in cyc if e >= 0]
     text = f"Temporal property {ob.prop} is violated."
     if not real:
         return LivenessResult(ob.prop, True, text, trace, None, None, True)
     for v, e in real:
-        trace.append((labels[g.act[e]], states[ps.ps[v]]))
+        trace.append((labels[g.act[e]], states[ps.state_of(v)]))
     loop_label = trace.pop()[0]  # the last step goes back to the entry state
     return LivenessResult(ob.prop, True, text, trace, loop_at, loop_label, False)
 

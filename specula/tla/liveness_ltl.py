@@ -306,6 +306,7 @@ class _FairBox:
     succ: Callable | None = None
     sub: Callable | None = None
     labels: frozenset | None = None
+    whole: bool = False  # v is the tuple of every variable: <<A>>_v steps are the state changes
 
 
 _BUILTINS = frozenset({"[]", "<>", "~>", "-+->", "/\\", "\\/", "~", "=>", "<=>", "ENABLED"})

@@ -14,6 +14,7 @@ removed and the rest searched again).
 from __future__ import annotations
 
 import time
+from array import array
 from collections import deque
 from typing import Any, Callable
 
@@ -51,7 +52,9 @@ def make_fair(cls: type, comp: Any, kind: str, action: Any, sub: Any, env: Any, 
     """A fairness condition ``kind_sub(action)`` as ``cls(kind, text, step, succ, sub)``: ``step``
     evaluates ``<<A>>_v`` on a pair of states; ``succ`` enumerates the successors of A from a
     state (like the next-state relation, exact ENABLED, one run per state instead of one
-    evaluation per edge); ``sub`` evaluates v."""
+    evaluation per edge: the generated code of A where the generator takes it, else its
+    closures); ``sub`` evaluates v; ``whole`` tells that v is the tuple of every variable (then
+    ``<<A>>_v`` steps are the steps that change the state)."""
     frame = comp.frame
     fn, _ = comp.expr(A.AngleAction(action, sub), env)
     step = lambda s, t, fn=fn: fn(s, t, frame) is True  # noqa: E731
@@ -59,22 +62,25 @@ def make_fair(cls: type, comp: Any, kind: str, action: Any, sub: Any, env: Any, 
     vfn = None
     try:
         vfn = comp.expr(sub, env)[0]
-        nv = len(comp.var_index)
-        box: list = []
+        gen = getattr(model, "action_successors", None)
+        succ = gen(action, env) if gen is not None else None
+        if succ is None:
+            nv = len(comp.var_index)
+            box: list = []
 
-        def fin(s: Any, n: list, e: list) -> None:
-            if any(x is UNSET for x in n):
-                raise Unassigned("the action leaves a variable unassigned", None)
-            box.append(tuple(n))
+            def fin(s: Any, n: list, e: list) -> None:
+                if any(x is UNSET for x in n):
+                    raise Unassigned("the action leaves a variable unassigned", None)
+                box.append(tuple(n))
 
-        run = comp.action(action, env.with_(primed=False), fin)
+            run = comp.action(action, env.with_(primed=False), fin)
 
-        def succ(s: Any, run: Any = run, box: list = box) -> list:
-            box.clear()
-            run(s, [UNSET] * nv, frame)
-            out = list(box)
-            box.clear()
-            return out
+            def succ(s: Any, run: Any = run, box: list = box) -> list:
+                box.clear()
+                run(s, [UNSET] * nv, frame)
+                out = list(box)
+                box.clear()
+                return out
     except Exception:
         succ = None
     sub_fn = None if vfn is None else (lambda s, vfn=vfn: vfn(s, None, frame))
@@ -83,7 +89,33 @@ def make_fair(cls: type, comp: Any, kind: str, action: Any, sub: Any, env: Any, 
         f.labels = action_labels(model, action, env)
     except Exception:
         f.labels = None
+    try:
+        f.whole = whole_state(comp, sub, env)
+    except Exception:
+        f.whole = False
     return f
+
+
+def whole_state(comp: Any, sub: Any, env: Any) -> bool:
+    """Whether the subscript ``v`` (through definitions) is a variable or a tuple of variables
+    naming every variable of the model: then ``v' = v`` exactly when the state is unchanged."""
+    names: set[int] = set()
+
+    def walk(node: Any, env: Any, depth: int) -> bool:
+        if depth > 20:
+            return False
+        if isinstance(node, A.Tuple):
+            return all(walk(x, env, depth + 1) for x in node.elems)
+        if isinstance(node, A.Name) or (isinstance(node, A.OpApp) and not node.args and not node.prefix):
+            b = comp.resolve(node.name, env, None)
+            if b[0] == "var":
+                names.add(b[1])
+                return True
+            if b[0] == "op" and b[1].native is None and b[1].body is not None and not b[1].params:
+                return walk(b[1].body, b[1].env or env, depth + 1)
+        return False
+
+    return walk(sub, env, 0) and len(names) == len(comp.var_index)
 
 
 class FairEval:
@@ -102,6 +134,12 @@ class FairEval:
         # CONSTRAINTs may cut A's successors out of the graph: ENABLED then needs A itself
         self.cut = cfg is None or bool(getattr(cfg, "constraints", None) or getattr(cfg, "action_constraints", None))
         self.by_label = getattr(g, "key", None) is None
+        # v is every variable: <<A>>_v steps are A's steps to another state (states are distinct
+        # values without VIEW/SYMMETRY)
+        self.whole = [self.by_label and bool(getattr(f, "whole", False)) for f in fairness]
+        # the conditions read off the edges' labels first (no action run), in their order
+        cheap = [self.by_label and getattr(f, "labels", None) is not None and f.sub is not None for f in fairness]
+        self.order = [k for k in range(len(fairness)) if cheap[k]] + [k for k in range(len(fairness)) if not cheap[k]]
 
     def _fill(self, k: int, s: int) -> bool:
         """Mark the out-edges of s that are <<A_k>>_v steps and whether <<A_k>>_v is enabled:
@@ -115,13 +153,19 @@ class FairEval:
             good: set[int] = set()
             v0: Any = None
             out = self.out[s]
-            for e in out:
-                t = dst[e]
-                if t != s and act[e] in labels and t not in good:
-                    if v0 is None:
-                        v0 = f.sub(states[s])
-                    if not tla_eq(f.sub(states[t]), v0):
+            if self.whole[k]:  # v is the whole state: every step to another state changes it
+                for e in out:
+                    t = dst[e]
+                    if t != s and act[e] in labels:
                         good.add(t)
+            else:
+                for e in out:
+                    t = dst[e]
+                    if t != s and act[e] in labels and t not in good:
+                        if v0 is None:
+                            v0 = f.sub(states[s])
+                        if not tla_eq(f.sub(states[t]), v0):
+                            good.add(t)
             if good or not self.cut:
                 m = self._step[k]
                 for e in out:
@@ -144,7 +188,9 @@ class FairEval:
             # substitution ...): evaluate <<A>>_v per edge instead
             f.succ = None
             return False
-        if succs:
+        if succs and self.whole[k]:
+            moved = [t for t in succs if t != st]
+        elif succs:
             v0 = sub(st)
             moved = [t for t in succs if not tla_eq(sub(t), v0)]
         else:
@@ -187,40 +233,77 @@ class FairEval:
         return v == 2
 
 
+class _SetBits:
+    """A set of ints read and written as ``x[i]`` (0/1), like the bytearray it stands for."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, s: set) -> None:
+        self.s = s
+
+    def __getitem__(self, i: int) -> int:
+        return 1 if i in self.s else 0
+
+    def __setitem__(self, i: int, v: int) -> None:
+        if v:
+            self.s.add(i)
+        else:
+            self.s.discard(i)
+
+
 class ProductSearch:
+    """The product of a tableau with the graph, explored on the fly. A product node (s, q) is the
+    integer ``s * nq + q``; per state, the tableau nodes whose state literals hold are one
+    bitmask, computed at the first visit."""
+
     def __init__(self, g: Any, tab: Tableau, atoms: list[Atom], fe: FairEval, deadline: float | None) -> None:
         self.g, self.tab, self.atoms, self.fe, self.deadline = g, tab, atoms, fe, deadline
-        self.nq = len(tab.succ)
+        self.nq = nq = len(tab.succ)
         n = len(g.states)
+        self.n_exp = g.n_explored if hasattr(g, "n_explored") else n
+        self.out = g.out_edges()
         self._smemo = [bytearray(n) if a.kind == "state" else None for a in atoms]
         self._amemo: list[dict] = [{} for _ in atoms]
-        self.ids: dict[int, int] = {}
-        self.ps: list[int] = []
-        self.pq: list[int] = []
-        self.succs: list[list[tuple[int, int]] | None] = []  # product successors (node, graph edge | -1)
-        self.gsucc = self._graph_succ()
+        self._okm: list[int] = [-1] * n  # per state: the tableau nodes its state literals allow
+        self.qsucc = [sum(1 << q2 for q2 in tab.succ[q]) for q in range(nq)]
+        self.selfloop = [q in tab.succ[q] for q in range(nq)]
+        self.acc_masks = [sum(1 << q for q in acc) for acc in tab.accept]
         self.ticks = 0
+        self._succs: dict[int, list[int]] = {}  # for the SF sub-searches and the lasso
 
     # ------------------------------------------------------------------ atoms
-    def _graph_succ(self) -> list[list[tuple[int, int]]]:
-        g = self.g
-        out = g.out_edges()
-        res: list[list[tuple[int, int]]] = []
-        dst = g.dst
-        n_exp = g.n_explored if hasattr(g, "n_explored") else len(g.states)
-        for s in range(len(g.states)):
-            if s >= n_exp:  # successors unknown yet (graph checked while it grows): a dead end
-                res.append([])
-                continue
-            seen: dict[int, int] = {}
-            for e in out[s]:
-                t = dst[e]
-                if t not in seen:
-                    seen[t] = e
-            lst = [(t, e) for t, e in seen.items() if t != s]
-            lst.append((s, -1))  # stuttering
-            res.append(lst)
-        return res
+    def gsucc(self, s: int) -> list[int]:
+        """The graph successors of s other than s (each once, in edge order), then s (it may
+        stutter); none for a state whose successors are not known yet."""
+        if s >= self.n_exp:
+            return []
+        dst = self.g.dst
+        out = self.out[s]
+        if out.__class__ is range:
+            ts = list(dict.fromkeys(dst[out.start:out.stop]))
+        else:
+            ts = list(dict.fromkeys([dst[e] for e in out]))
+        if s in ts:
+            ts.remove(s)
+        ts.append(s)
+        return ts
+
+    def edge(self, s: int, t: int) -> int:
+        """The first graph edge from s to t (-1 for a stuttering step)."""
+        if s == t:
+            return -1
+        dst = self.g.dst
+        return next(e for e in self.out[s] if dst[e] == t)
+
+    def okmask(self, s: int) -> int:
+        m = self._okm[s]
+        if m < 0:
+            m = 0
+            for q in range(self.nq):
+                if self.state_ok(q, s):
+                    m |= 1 << q
+            self._okm[s] = m
+        return m
 
     def state_ok(self, q: int, s: int) -> bool:
         st = self.g.states[s]
@@ -253,109 +336,154 @@ class ProductSearch:
         return True
 
     # ------------------------------------------------------------------ product graph
-    def node(self, s: int, q: int) -> int:
-        key = s * self.nq + q
-        u = self.ids.get(key)
-        if u is None:
-            u = len(self.ps)
-            self.ids[key] = u
-            self.ps.append(s)
-            self.pq.append(q)
-            self.succs.append(None)
-        return u
+    def state_of(self, u: int) -> int:
+        return u // self.nq
 
-    def succ(self, u: int) -> list[tuple[int, int]]:
-        r = self.succs[u]
-        if r is None:
-            s, q = self.ps[u], self.pq[u]
-            r = []
-            qs = self.tab.succ[q]
-            for t, e in self.gsucc[s]:
-                if not self.action_ok(q, s, t):
-                    continue
-                for q2 in qs:
-                    if self.state_ok(q2, t):
-                        r.append((self.node(t, q2), e))
-            self.succs[u] = r
-            self.ticks += 1
-            if self.deadline is not None and not self.ticks & 1023 and time.monotonic() > self.deadline:
-                raise TimeoutError
+    def succ(self, u: int) -> list[int]:
+        """The product successors of u, in the graph's edge order and then by tableau node."""
+        nq = self.nq
+        s, q = divmod(u, nq)
+        qm = self.qsucc[q]
+        lits = self.tab.action_lits[q]
+        r: list[int] = []
+        okm = self._okm
+        for t in self.gsucc(s):
+            m = okm[t]
+            if m < 0:
+                m = self.okmask(t)
+            bits = m & qm
+            if not bits or (lits and not self.action_ok(q, s, t)):
+                continue
+            base = t * nq
+            while bits:
+                low = bits & -bits
+                r.append(base + low.bit_length() - 1)
+                bits ^= low
+        self.ticks += 1
+        if self.deadline is not None and not self.ticks & 1023 and time.monotonic() > self.deadline:
+            raise TimeoutError
         return r
 
     def initial(self) -> list[int]:
         out = []
+        n_exp, nq = self.n_exp, self.nq
         for s in self.g.inits:
+            if s >= n_exp:  # no known successor: on no cycle, leads to none
+                continue
+            m = self.okmask(s)
             for q in self.tab.init:
-                if self.state_ok(q, s):
-                    out.append(self.node(s, q))
+                if m >> q & 1:
+                    out.append(s * nq + q)
         return out
 
     # ------------------------------------------------------------------ SCCs
     def sccs(self, roots: list[int], allowed: Callable[[int], bool] | None) -> Any:
         """Iterative Tarjan; yields components (lists of product nodes) as they complete."""
-        index: dict[int, int] = {}
-        low: dict[int, int] = {}
-        on: set[int] = set()
+        size = len(self.g.states) * self.nq
+        index: Any
+        low: Any
+        on: Any
+        if allowed is None and size <= 40_000_000:  # the whole product: arrays over node ids
+            index, low, on = array("i", [-1]) * size, array("i", [0]) * size, bytearray(size)
+            get = index.__getitem__
+        else:
+            index, low, on = {}, {}, _SetBits(set())
+            get = lambda v, d=index: d.get(v, -1)  # noqa: E731
         stack: list[int] = []
         counter = 0
+        succ = self.succ
         for root in roots:
-            if root in index or (allowed is not None and not allowed(root)):
+            if get(root) >= 0 or (allowed is not None and not allowed(root)):
                 continue
             index[root] = low[root] = counter
             counter += 1
             stack.append(root)
-            on.add(root)
-            work = [(root, 0)]
+            on[root] = 1
+            work = [(root, succ(root), 0)]
             while work:
-                v, i = work[-1]
-                edges = self.succ(v)
+                v, edges, i = work[-1]
+                lv = low[v]
                 advanced = False
                 while i < len(edges):
-                    w = edges[i][0]
+                    w = edges[i]
                     i += 1
                     if allowed is not None and not allowed(w):
                         continue
-                    if w not in index:
-                        work[-1] = (v, i)
+                    iw = get(w)
+                    if iw < 0:
+                        low[v] = lv
+                        work[-1] = (v, edges, i)
                         index[w] = low[w] = counter
                         counter += 1
                         stack.append(w)
-                        on.add(w)
-                        work.append((w, 0))
+                        on[w] = 1
+                        work.append((w, succ(w), 0))
                         advanced = True
                         break
-                    if w in on and index[w] < low[v]:
-                        low[v] = index[w]
+                    if iw < lv and on[w]:
+                        lv = iw
                 if advanced:
                     continue
+                low[v] = lv
                 work.pop()
                 if work:
                     u = work[-1][0]
-                    if low[v] < low[u]:
-                        low[u] = low[v]
-                if low[v] == index[v]:
+                    if lv < low[u]:
+                        low[u] = lv
+                if lv == index[v]:
+                    if stack[-1] == v:
+                        stack.pop()
+                        on[v] = 0
+                        yield [v]
+                        continue
                     comp = []
                     while True:
                         w = stack.pop()
-                        on.discard(w)
+                        on[w] = 0
                         comp.append(w)
                         if w == v:
                             break
                     yield comp
 
+    def succ_memo(self, u: int) -> list[int]:
+        r = self._succs.get(u)
+        if r is None:
+            r = self._succs[u] = self.succ(u)
+        return r
+
     def fair_component(self, comp: list[int]) -> tuple[set[int], list] | None:
+        nq = self.nq
+        fe = self.fe
+        if len(comp) == 1:
+            # one product node: its only cycle is stuttering in its state, if its tableau node
+            # has a self-loop; fair when no fairness condition is enabled there
+            u = comp[0]
+            s, q = divmod(u, nq)
+            if s >= self.n_exp or not self.selfloop[q] or not self.action_ok(q, s, s):
+                return None
+            for am in self.acc_masks:
+                if not am >> q & 1:
+                    return None
+            wit: list = [("node", u) for _ in self.acc_masks]
+            for k, f in enumerate(fe.fair):
+                if fe.enabled(k, s):
+                    return None
+                if f.kind == "WF":
+                    wit.append(("node", u))
+            return {u}, wit
         cset = set(comp)
-        inner = [(u, v, e) for u in comp for v, e in self.succ(u) if v in cset]
-        if not inner:
-            return None
-        wit: list = []
-        pq, ps = self.pq, self.ps
-        for acc in self.tab.accept:
-            hit = next((u for u in comp if pq[u] in acc), None)
+        inner = []
+        for u in comp:
+            s = u // nq
+            for v in self.succ_memo(u):
+                if v in cset:
+                    inner.append((u, v, self.edge(s, v // nq)))
+        wit = []
+        for acc in self.acc_masks:
+            hit = next((u for u in comp if acc >> (u % nq) & 1), None)
             if hit is None:
                 return None
             wit.append(("node", hit))
-        fe = self.fe
         remove: set[int] = set()
         for k, f in enumerate(fe.fair):
             e_hit = next((x for x in inner if x[2] >= 0 and fe.step(k, x[2])), None)
@@ -363,12 +491,12 @@ class ProductSearch:
                 wit.append(("edge", e_hit))
                 continue
             if f.kind == "WF":
-                off = next((u for u in comp if not fe.enabled(k, ps[u])), None)
+                off = next((u for u in comp if not fe.enabled(k, u // nq)), None)
                 if off is None:
                     return None
                 wit.append(("node", off))
             else:
-                remove.update(u for u in comp if fe.enabled(k, ps[u]))
+                remove.update(u for u in comp if fe.enabled(k, u // nq))
         if remove:
             rest = cset - remove
             if not rest:
@@ -408,10 +536,11 @@ class ProductSearch:
                     v = u
                 out.reverse()
                 return out
-            for w, e in self.succ(v):
+            sv = v // self.nq
+            for w in self.succ_memo(v):
                 if w in parent or (region is not None and not region(w)):
                     continue
-                parent[w] = (v, e)
+                parent[w] = (v, self.edge(sv, w // self.nq))
                 q.append(w)
         return None
 
@@ -434,7 +563,8 @@ class ProductSearch:
         if cur != entry or not cyc:
             # back to the entry (a non-empty path when the cycle is still empty)
             if cur == entry:
-                first = next((v, e) for v, e in self.succ(cur) if v in comp)
+                v0 = next(v for v in self.succ_memo(cur) if v in comp)
+                first = (v0, self.edge(cur // self.nq, v0 // self.nq))
                 cyc.append((cur, first[0], first[1]))
                 cur = first[0]
             if cur != entry:

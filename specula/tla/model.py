@@ -403,6 +403,10 @@ class Model:
         pools = self._pools
         return tuple([p.setdefault(v, v) for p, v in zip(pools, state)])
 
+    def action_successors(self, node: Any, env: Env) -> Callable[[State], list[State]] | None:
+        """The successors of the action ``node`` from a state through its generated code."""
+        return _action_successors(self, node, env)
+
     def successors(self, state: State, action: int) -> list[State]:
         res: list = []
         self._out[0] = res
@@ -671,6 +675,44 @@ class Model:
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def _action_successors(model: Model, node: Any, env: Env) -> Callable[[State], list[State]] | None:
+    """The successors of the action ``node`` (read in ``env``) from a state, through the
+    generated code of the action (as the split actions of Next run); None when the
+    generator does not take it. A variable it leaves unassigned raises ``Unassigned``."""
+    if model.compiler.gen is None:
+        return None
+    nv = len(model.variables)
+    out = model._out
+    aenv = env.with_(primed=False)
+    span = getattr(node, "span", None)
+
+    def fin(s: Any, n: list, e: list) -> None:
+        if any(x is UNSET for x in n):
+            raise Unassigned("the action leaves a variable unassigned", span)
+        out[0].append((0, tuple(n)))
+
+    try:
+        slow = model.compiler.action(node, aenv, fin)
+        fast = ActionGenerator(model.compiler).build(node, aenv, nv, model.variables, out, 0, "ENABLED", span, slow)
+    except (CompileError, EvalError, RecursionError):
+        return None
+    if fast is None:
+        return None
+    frame = model.compiler.frame
+
+    def succ(state: State) -> list[State]:
+        saved = out[0]
+        res: list = []
+        out[0] = res
+        try:
+            fast(state, [UNSET] * nv, frame)
+        finally:
+            out[0] = saved
+        return [t for _, t in res]
+
+    return succ
 
 
 class _DynDomain:

@@ -97,6 +97,9 @@ class ModelProtocol(Protocol):
 
     def expr_node(self, name_or_expr: str) -> Any: ...  # the AST of a definition's name or an expression
 
+    # successors of an action (AST, env) from a state, by its generated code (None: not generated)
+    def action_successors(self, node: Any, env: Env) -> Callable[[State], list[State]] | None: ...
+
 
 # Members a hand-written model may leave out, and what the search does then.
 OPTIONAL: dict[str, str] = {
@@ -120,5 +123,6 @@ OPTIONAL: dict[str, str] = {
     "runtime": "TLCGet/TLCSet are not filled in",
     "emitted": "TLCExt!TLCDefer is never evaluated in simulation",
     "expr_node": "every temporal property is left 'not checked'",
+    "action_successors": "ENABLED of fairness actions runs their closures",
     "check_assumes": "no ASSUME",
 }
