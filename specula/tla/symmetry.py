@@ -383,9 +383,10 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
 
     var_memos: list[dict] = []
 
-    def signature_part(j: int, x: Any) -> tuple | None:
-        """The signatures' part from variable j's value x (a tuple of n ints; None: no
-        symmetric model value occurs in x), memoised by identity."""
+    def var_entry(j: int, x: Any) -> tuple:
+        """(x, the signatures' part from variable j's value x — a tuple of n ints, None when
+        no symmetric model value occurs in x —, x's images by permutation index), memoised by
+        identity."""
         occ = analyse(x)[1]
         part = None
         if occ:
@@ -396,8 +397,8 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
         vm = var_memos[j]
         if len(vm) > 100_000:
             vm.clear()
-        vm[id(x)] = (x, part)
-        return part
+        e = vm[id(x)] = (x, part, {})
+        return e
 
     def candidates_by_sorting(s: State, sig: list) -> list[int]:
         """The group is the product of the symmetric groups of its orbits: the smallest
@@ -445,12 +446,15 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
     def canon(s: State) -> State:
         while len(var_memos) < len(s):
             var_memos.append({})
+        entries = []
         parts = []
         for j, x in enumerate(s):
             e = var_memos[j].get(id(x))
-            part = e[1] if e is not None and e[0] is x else signature_part(j, x)
-            if part is not None:
-                parts.append(part)
+            if e is None or e[0] is not x:
+                e = var_entry(j, x)
+            entries.append(e)
+            if e[1] is not None:
+                parts.append(e[1])
         if not parts:
             return s  # no symmetric model value occurs: every permutation leaves s as it is
         sig = list(map(sum, zip(*parts))) if len(parts) > 1 else list(parts[0])
@@ -459,8 +463,16 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
         if k == identity_at:
             best = s
         else:
-            pv = permuters[k]
-            best = tuple([pv(x) for x in s])
+            out = []
+            for e in entries:
+                if e[1] is None:  # no symmetric model value in it: its own image
+                    out.append(e[0])
+                    continue
+                y = e[2].get(k)
+                if y is None:
+                    y = e[2][k] = permuters[k](e[0])
+                out.append(y)
+            best = tuple(out)
         if len(cands) > 1:
             best = _lexmin(s, best, [permuters[k] for k in cands[1:]], key)
         return best
