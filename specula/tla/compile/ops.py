@@ -179,11 +179,11 @@ class Operators:
             lazy_slots.append(-1)
         stores = [(i, k) for i, k in enumerate(lazy_slots) if k >= 0]
         memo: dict = {}
-        stats = [0, 0]  # calls, hits: the memo turns itself off after 20,000 calls that hit
-        # less than 2% of the time (arguments that never recur)
+        stats = [0, 0]  # calls, hits: the memo turns itself off after 5,000 calls that hit
+        # less than 2% of the time (arguments that never recur); at most 50,000 entries are kept
 
         def memo_call(s: Any, n: Any, e: list) -> Any:
-            if stats[0] >= 20_000 and stats[1] * 50 < stats[0]:
+            if stats[0] >= 5_000 and stats[1] * 50 < stats[0]:
                 if memo:
                     memo.clear()
                 return plain(s, n, e)
@@ -205,7 +205,7 @@ class Operators:
             for i, k in stores:
                 e[k] = vals[i]
             r = body(s, n, e)
-            if len(memo) > 100_000:
+            if len(memo) >= 50_000:
                 memo.clear()
             memo[key] = (key, r)
             return r
