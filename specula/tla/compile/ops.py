@@ -17,6 +17,15 @@ _PREFIX_SYMBOLS = frozenset({"SUBSET", "UNION", "DOMAIN", "~", "\\lnot", "\\neg"
                              "[]", "<>"})
 
 
+def _env_key(env: Env | None) -> tuple[int, int]:
+    """What tells the bindings of ``env`` apart for the memo's analysis: its LET bindings and its
+    INSTANCE substitutions (dicts shared by the definitions resolved in one instance); 0 for
+    none, so the definitions of a module share one key whatever Env object they were given."""
+    if env is None:
+        return (0, 0)
+    return (id(env.locals) if env.locals else 0, id(env.subst_locals) if env.subst_locals else 0)
+
+
 class Operators:
     """Operator application: inlining, RECURSIVE calls, natives, operator arguments."""
 
@@ -94,7 +103,7 @@ class Operators:
             return None
         if any(p.arity for p in op.params):
             return None
-        ck = ("memo-plan", id(op.body), id(op.env))
+        ck = ("memo-plan", id(op.body)) + _env_key(op.env)
         hit = self.def_cache.get(ck, self)
         if hit is not self:
             return hit[1]
@@ -102,8 +111,10 @@ class Operators:
         if sizeable(op.body):
             aenv = (op.env or Env()).bind({p.name: ("slot", -1) for p in op.params})
             if self.state_vars(op.body, aenv) == frozenset():
-                plan = self._free_slots(op.body, aenv)
-        # the env is kept in the entry so that its id is not reused while the entry lives
+                # a definition of the module (no LET, no INSTANCE substitution around it) reads
+                # no slot but its parameters
+                plan = self._free_slots(op.body, aenv) if _env_key(op.env) != (0, 0) else ()
+        # the env is kept in the entry so that the ids in the key are not reused while it lives
         self.def_cache[ck] = (op.env, plan)
         return plan
 
@@ -132,20 +143,23 @@ class Operators:
                             return None
                         out.add(d)
                 elif kind == "expr":
-                    if (id(b[1]), id(b[2])) not in seen:
-                        seen.add((id(b[1]), id(b[2])))
+                    sk = (id(b[1]),) + _env_key(b[2])
+                    if sk not in seen:
+                        seen.add(sk)
                         todo.append((b[1], b[2]))
                 elif kind == "op":
                     o = b[1]
-                    if o.native is None and o.body is not None and (id(o.body), id(o.env)) not in seen:
-                        seen.add((id(o.body), id(o.env)))
+                    sk = (id(o.body),) + _env_key(o.env)
+                    if o.native is None and o.body is not None and sk not in seen:
+                        seen.add(sk)
                         oenv = o.env or Env()
                         if o.params:
                             oenv = oenv.bind({p.name: ("slot", -1) for p in o.params})
                         todo.append((o.body, oenv))
                 elif kind == "func":
-                    if (id(b[1]), id(b[2])) not in seen:
-                        seen.add((id(b[1]), id(b[2])))
+                    sk = (id(b[1]),) + _env_key(b[2])
+                    if sk not in seen:
+                        seen.add(sk)
                         todo.append((b[1].body, b[2]))
                 elif kind not in ("const", "instance", "funcdef"):
                     return None
