@@ -108,8 +108,8 @@ class Operators:
         if hit is not self:
             return hit[1]
         plan = None
-        if sizeable(op.body):
-            aenv = (op.env or Env()).bind({p.name: ("slot", -1) for p in op.params})
+        aenv = (op.env or Env()).bind({p.name: ("slot", -1) for p in op.params})
+        if self._costly(op.body, aenv):
             if self.state_vars(op.body, aenv) == frozenset():
                 # a definition of the module (no LET, no INSTANCE substitution around it) reads
                 # no slot but its parameters
@@ -117,6 +117,35 @@ class Operators:
         # the env is kept in the entry so that the ids in the key are not reused while it lives
         self.def_cache[ck] = (op.env, plan)
         return plan
+
+    def _costly(self, body: Any, env: Env) -> bool:
+        """Whether ``body`` loops: a quantifier, CHOOSE, a set filter or map, in it or in the
+        user operators it applies (a record built or a sequence sliced is cheaper to redo than
+        to look up, and each remembered application is one more compiled function)."""
+        seen: set[tuple] = set()
+        todo: list[tuple[Any, Env]] = [(body, env)]
+        while todo and len(seen) < 200:
+            n0, env0 = todo.pop()
+            for x in A.walk(n0):
+                if isinstance(x, (A.Quant, A.Choose, A.SetFilter, A.SetMap)):
+                    return True
+                if isinstance(x, (A.Name, A.OpApp)) and not (isinstance(x, A.OpApp) and x.prefix):
+                    if x.name in self.builtin_ops and x.name not in env0.locals:
+                        continue  # applied natively (Naturals' <= is not its TLA+ definition)
+                    b = self.try_resolve(x.name, env0)
+                    if b is None or b[0] != "op":
+                        continue
+                    o = b[1]
+                    if o.recursive:
+                        return True
+                    sk = (id(o.body),) + _env_key(o.env)
+                    if o.native is None and o.body is not None and sk not in seen:
+                        seen.add(sk)
+                        oenv = o.env or Env()
+                        if o.params:
+                            oenv = oenv.bind({p.name: ("slot", -1) for p in o.params})
+                        todo.append((o.body, oenv))
+        return False
 
     def _free_slots(self, body: Any, env: Env) -> tuple[int, ...] | None:
         """Frame slots read by ``body`` through its environment's bindings (following the
