@@ -903,7 +903,19 @@ def tla_eq_op(a: Any, b: Any) -> bool:
         if ka != kb and 3 not in (ka, kb) and 6 not in (ka, kb):
             raise ValueFault(f"Attempted to check equality of {type_name(a)} {format_value(a)} with "
                              f"{type_name(b)} {format_value(b)}")
+        mv, other = (a, b) if ka == 3 else (b, a) if kb == 3 else (None, None)
+        if mv is not None and other.__class__ is not ModelValue and is_typed_model_value(mv):
+            the = "" if mv is a else "the "  # TLC's two messages: the model value left or right of =
+            raise ValueFault(f"Attempted to check equality of {the}typed model value {mv[1]} and {the}non-model "
+                             f"value\n{format_value(other)}")
     return tla_eq(a, b)
+
+
+def is_typed_model_value(v: ModelValue) -> bool:
+    """TLC's typed model value: a name ``x_str`` (any character x, a non-empty str) has type x,
+    and comparing it with a value that is not a model value is an error."""
+    name = v[1]
+    return len(name) > 2 and name[1] == "_"
 
 
 def type_name(v: Any) -> str:
