@@ -20,6 +20,7 @@ from specula.tla.protocol import ActionInfo
 from specula.tla.step import check_step
 from specula.tla.compile import IMPURE, PRIME, STATE, UNSET, CompileError, Compiler, Env, OpVal, Unassigned
 from specula.tla.compile.gen_action import ActionGenerator
+from specula.tla.compile.schedule import Call, Guard, Loop, fuse
 from specula.tla.syntax import parse_module
 from specula.tla.values import (
     Fn,
@@ -857,15 +858,16 @@ def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callabl
     r"""Runners that generate the successors of Next in TLC's order: TLC splits ``\E t \in S :
     A(t) \/ B(t)`` per value first, then per disjunct (A(1), B(1), A(2), B(2)). ``binders[i]`` are
     action i's split binders; actions split from the same ``\E`` share the binder objects (and
-    are consecutive). Where no ``\E`` spans several actions this is ``runs`` itself."""
+    are consecutive). The schedule is one generated function (``compile.schedule.fuse``: the
+    loops over binder values and the shared guards inline), closures where it cannot be."""
 
-    def build(ids: list[int], depth: int) -> list[Callable]:
-        out: list[Callable] = []
+    def build(ids: list[int], depth: int) -> list:
+        out: list = []
         i = 0
         while i < len(ids):
             b = binders[ids[i]]
             if len(b) == depth:
-                out.append(cores[ids[i]])
+                out.append(Call(cores[ids[i]]))
                 i += 1
                 continue
             j = i + 1
@@ -874,18 +876,21 @@ def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callabl
             if j == i + 1:  # one action under this binder: its own loop over the rest
                 rest = b[depth:]
                 dyn = any(isinstance(x[2], _DynDomain) for x in rest)
-                out.append(runs[ids[i]] if depth == 0 else
-                           (_nested(cores[ids[i]], rest) if dyn else _with_binders(cores[ids[i]], rest)))
+                out.append(Call(runs[ids[i]] if depth == 0 else
+                                (_nested(cores[ids[i]], rest) if dyn else _with_binders(cores[ids[i]], rest))))
             else:
-                out.append(_bind_group(b[depth], build_heads(ids[i:j], depth + 1)))
+                _, k, vals = b[depth]
+                kids = tuple(build_heads(ids[i:j], depth + 1))
+                out.append(Loop(k, None, vals.values, kids) if isinstance(vals, _DynDomain)
+                           else Loop(k, tuple(vals), None, kids))
             i = j
         return out
 
-    def build_heads(ids: list[int], depth: int) -> list[Callable]:
+    def build_heads(ids: list[int], depth: int) -> list:
         # consecutive actions run at this depth whose first conjuncts are one guard: tested once
         if heads is None:
             return build(ids, depth)
-        out: list[Callable] = []
+        out: list = []
         rest: list[int] = []  # ids between such runs, built together (they may share binders)
         i = 0
         while i < len(ids):
@@ -899,7 +904,7 @@ def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callabl
                 if rest:
                     out += build(rest, depth)
                     rest = []
-                out.append(_guarded(h[1], [cores[x] for x in ids[i:j]]))
+                out.append(Guard(h[1], tuple(Call(cores[x]) for x in ids[i:j])))
             else:
                 rest.append(ids[i])
             i = j
@@ -907,7 +912,40 @@ def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callabl
             out += build(rest, depth)
         return out
 
-    return build_heads(list(range(len(binders))), 0)
+    tree = tuple(build_heads(list(range(len(binders))), 0))
+    if all(isinstance(x, Call) for x in tree):
+        return [x.fn for x in tree]
+    fused = fuse(tree)
+    return [fused] if fused is not None else [_closure(x) for x in tree]
+
+
+def _closure(node: Any) -> Callable:
+    """A schedule node (``compile.schedule``) as closures."""
+    if isinstance(node, Call):
+        return node.fn
+    if isinstance(node, Guard):
+        return _guarded(node.test, [_closure(x) for x in node.body])
+    subs = [_closure(x) for x in node.body]
+    k = node.slot
+    if node.domain is not None:
+        values = node.domain
+
+        def group_dyn(s: Any, n: list, e: list) -> None:
+            for v in values(s, n, e):
+                e[k] = v
+                for r in subs:
+                    r(s, n, e)
+
+        return group_dyn
+    vals = node.values or ()
+
+    def group(s: Any, n: list, e: list) -> None:
+        for v in vals:
+            e[k] = v
+            for r in subs:
+                r(s, n, e)
+
+    return group
 
 
 def _guarded(guard: Callable, subs: list[Callable]) -> Callable:
@@ -924,29 +962,6 @@ def _guarded(guard: Callable, subs: list[Callable]) -> Callable:
                 r(s, n, e)
 
     return run
-
-
-def _bind_group(binder: tuple, subs: list[Callable]) -> Callable:
-    """Each value of ``binder`` in turn, then every runner of the actions under it."""
-    _, k, vals = binder
-    if isinstance(vals, _DynDomain):
-        dom = vals
-
-        def group_dyn(s: Any, n: list, e: list) -> None:
-            for v in dom.values(s, n, e):
-                e[k] = v
-                for r in subs:
-                    r(s, n, e)
-
-        return group_dyn
-
-    def group(s: Any, n: list, e: list) -> None:
-        for v in vals:
-            e[k] = v
-            for r in subs:
-                r(s, n, e)
-
-    return group
 
 
 def _nested(run: Callable, bs: list) -> Callable:

@@ -160,11 +160,32 @@ class Binders:
             k0 = slots[0]
             dfn, dspan = binders[0][2], binders[0][3]
 
+            pure = IMPURE not in bd
+
             def choose1(s: Any, n: Any, e: list) -> Any:
                 try:
                     els = list(enumerate_set(dfn(s, n, e)))
                 except ValueFault as exc:
                     raise EvalError(str(exc), dspan) from None
+                if pure and len(els) > 1 and els[0].__class__ is not int:
+                    # ordering records or sets in TLC's order costs more than the condition:
+                    # test every element, then order only those that satisfy it (most often
+                    # one). An error on an element TLC would not have reached (it stops at the
+                    # first that satisfies) sends us to TLC's own order below.
+                    hits = []
+                    try:
+                        for v in els:
+                            e[k0] = v
+                            if body(s, n, e) is True:
+                                hits.append(v)
+                    except (EvalError, RecursionError):
+                        hits = None
+                    if hits is not None:
+                        if len(hits) == 1:
+                            return hits[0]
+                        if hits:
+                            return least(hits)
+                        raise EvalError("CHOOSE: no value satisfies the condition", span)
                 if els:
                     # most often the least element satisfies the condition (CHOOSE x \in S : TRUE)
                     e[k0] = first = least(els)

@@ -89,18 +89,89 @@ class Env:
 
 
 STATE_ONLY = frozenset({STATE})
+PRIME_ONLY = frozenset({PRIME})
 
 
-def per_state(fn: EXPR_FN) -> EXPR_FN:
+class StateMemo:
+    """Values of one definition by state, shared by its unprimed and primed forms (``Def`` on a
+    state and ``Def'`` on a successor are one function of that state): a successor generated
+    from several parents, then explored, computes it once. Two generations of at most ``cap``
+    states each bound the memory; the memo turns itself off when it rarely hits. States are
+    compared as the search's seen set compares them."""
+
+    __slots__ = ("cur", "old", "on", "calls", "misses", "cap")
+
+    def __init__(self, cap: int = 50_000) -> None:
+        self.cur: dict = {}
+        self.old: dict = {}
+        self.on = True
+        self.calls = 0
+        self.misses = 0
+        self.cap = cap
+
+    def get(self, key: tuple, fn: EXPR_FN, s: Any, n: Any, e: list) -> Any:
+        cur = self.cur
+        self.calls += 1
+        try:
+            v = cur.get(key, cur)
+        except TypeError:  # a state holding an unhashable value
+            return fn(s, n, e)
+        if v is not cur:
+            return v
+        v = self.old.get(key, cur)
+        if v is cur:
+            self.misses += 1
+            v = fn(s, n, e)
+            if self.calls >= 20_000 and self.misses * 10 > self.calls * 9:
+                self.on = False  # states do not recur: the memo costs more than it saves
+                self.cur, self.old = {}, {}
+                return v
+        if len(cur) >= self.cap:
+            self.old, self.cur = cur, {}
+            cur = self.cur
+        cur[key] = v
+        return v
+
+
+def per_state(fn: EXPR_FN, memo: StateMemo | None = None) -> EXPR_FN:
     """``fn`` (a definition that reads only the current state) evaluated once per state: the
-    last state and its value are kept (the reference keeps the state's id from being reused)."""
+    last state and its value are kept (the reference keeps the state's id from being reused),
+    and, with ``memo``, the values of recent states."""
+    last: list = [None, None]
+
+    if memo is None:
+        def once(s: Any, n: Any, e: list) -> Any:
+            if s is last[0] and s is not None:
+                return last[1]
+            v = fn(s, n, e)
+            last[0], last[1] = s, v
+            return v
+
+        return once
+
+    def once_memo(s: Any, n: Any, e: list) -> Any:
+        if s is last[0] and s is not None:
+            return last[1]
+        v = memo.get(s, fn, s, n, e) if s.__class__ is tuple and memo.on else fn(s, n, e)
+        last[0], last[1] = s, v
+        return v
+
+    return once_memo
+
+
+def per_next(fn: EXPR_FN, memo: StateMemo | None = None) -> EXPR_FN:
+    """``fn`` (a primed definition that reads only the next state) evaluated once per next state
+    when that state is complete (a tuple: an action property's step, a liveness edge); while an
+    action builds its successor ``n`` is a list that changes, and ``fn`` is called every time."""
     last: list = [None, None]
 
     def once(s: Any, n: Any, e: list) -> Any:
-        if s is last[0] and s is not None:
+        if n.__class__ is not tuple:
+            return fn(s, n, e)
+        if n is last[0]:
             return last[1]
-        v = fn(s, n, e)
-        last[0], last[1] = s, v
+        v = memo.get(n, fn, s, n, e) if memo is not None and memo.on else fn(s, n, e)
+        last[0], last[1] = n, v
         return v
 
     return once

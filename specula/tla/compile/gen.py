@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
-from specula.tla.compile.env import UNSET
+from specula.tla.compile.env import UNSET, STATE_ONLY, PRIME_ONLY, sizeable
 from specula.tla import builtins as B
 from specula.tla.operators import Operator, operator, strict_native
 from specula.tla.values import (
@@ -292,6 +292,10 @@ _HELPERS = {
 _NOT_GENERATED = frozenset({"UNCHANGED", "ENABLED", "\\X", "\\times", "[]", "<>", "~>", "-+->", "\\cdot",
                             "TRUE", "FALSE", "/\\", "\\/"})
 _GUARD_FREE = re.compile(r"^(True|False)$")
+_CONST = re.compile(r"^_k\[\d+\]$")
+# nodes whose constant instances are evaluated once when generated (values built at each use)
+_FOLDED = frozenset({A.RecordCons, A.SetEnum, A.Tuple, A.FuncCons, A.SetMap, A.SetFilter, A.Except, A.OpApp,
+                     A.FuncApp, A.FieldAccess, A.If})
 
 
 class Generator:
@@ -316,7 +320,7 @@ class Generator:
         # function (created at every call of it), so the inline forms below are not used there
         self.in_comp = 0
         self._GEN = {
-            A.Name: self._name, A.Number: self._number, A.String: self._string, A.Bool: self._bool,
+            A.Name: self._name, A.Number: self._literal, A.String: self._literal, A.Bool: self._literal,
             A.OpApp: self._opapp, A.And: self._and, A.Or: self._or, A.FuncApp: self._funcapp,
             A.FieldAccess: self._field, A.Tuple: self._tuple, A.RecordCons: self._record,
             A.If: self._if, A.Quant: self._quant, A.SetEnum: self._setenum,
@@ -404,8 +408,8 @@ class Generator:
         h = self._GEN.get(node.__class__)
         if h is not None:
             r = h(node, env)
-            if r is not None:
-                return r
+            if r is not None:  # (a constant subexpression: evaluated once, here)
+                return _folded(self, r) if not r[1] and node.__class__ in _FOLDED else r
         return self.fallback(node, env)
 
     def sub(self, node: Any, env: "Env") -> tuple:
@@ -428,13 +432,7 @@ class Generator:
 
     # ------------------------------------------------------------------ leaves
 
-    def _number(self, node: A.Number, env: "Env") -> tuple:
-        return repr(node.value), set(), 1
-
-    def _string(self, node: A.String, env: "Env") -> tuple:
-        return repr(node.value), set(), 1
-
-    def _bool(self, node: A.Bool, env: "Env") -> tuple:
+    def _literal(self, node: A.Number | A.String | A.Bool, env: "Env") -> tuple:
         return repr(node.value), set(), 1
 
     def _var(self, i: int, env: "Env") -> tuple:
@@ -490,6 +488,8 @@ class Generator:
                         cfn, cdeps = None, frozenset({"S"})
                     if not cdeps:
                         return self.const(cfn(None, None, self.c.frame)), set(), 1
+                    if cdeps in (STATE_ONLY, PRIME_ONLY) and cfn is not None and sizeable(op.body):
+                        return _remembered(self, cfn, cdeps)  # a definition of the state alone
                 if env.primed and not benv.primed:
                     benv = benv.with_(primed=True)
                 if env.init and not benv.init:
@@ -909,6 +909,29 @@ def _fold(g: Generator, src: str, node: Any) -> tuple | None:
         return g.const(fn(None, None, g.c.frame)), set(), 1
     except Exception:  # noqa: BLE001 - kept for run time
         return None
+
+
+def _folded(g: Generator, r: tuple) -> tuple:
+    """A constant subexpression (``[type |-> "pl"]`` inside a definition) evaluated once, at
+    generation time; one that fails is left to fail at run time, as TLC."""
+    src = r[0]
+    if _LIT.match(src) or _CONST.match(src) or _GUARD_FREE.match(src):
+        return r
+    try:
+        code = compile(src, "<tla>", "eval")
+        v = eval(code, g.ns, {"s": None, "n": None, "e": g.c.frame})  # noqa: S307 - generated
+    except Exception:  # noqa: BLE001 - evaluated at run time instead (and fails there)
+        return r
+    if isinstance(v, LazyFn):
+        return r
+    return g.const(v), set(), 1
+
+
+def _remembered(g: Generator, fn: Callable, deps: frozenset) -> tuple:
+    """A call of a definition of the state (or of the next state) alone, instead of its body
+    inlined: its value is remembered per state (``apply_op``'s per_state / per_next)."""
+    g.consts.append(fn)
+    return f"_k[{len(g.consts) - 1}](s, n, e)", set(deps), 1
 
 
 def fault(exc: BaseException, span: Any) -> EvalError:

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
-from specula.tla.compile.env import UNSET, STATE, PRIME, IMPURE, EXPR_FN, OpVal, Env, CompileError, STATE_ONLY, per_state, sizeable, same_types, const_fn
+from specula.tla.compile.env import UNSET, STATE, PRIME, IMPURE, EXPR_FN, OpVal, Env, CompileError, STATE_ONLY, PRIME_ONLY, StateMemo, per_state, per_next, sizeable, same_types, const_fn
 from specula.tla.operators import strict_native
 from specula.tla.values import ValueFault
 
@@ -65,7 +65,19 @@ class Operators:
             if hit is not None:
                 return hit
             res = self._inline(op, args, env, span)
-            if res[1] == STATE_ONLY and sizeable(op.body):
+            if not env.init and res[1] in (STATE_ONLY, PRIME_ONLY) and sizeable(op.body):
+                mk = ("memo",) + where
+                memo = self.def_cache.get(mk)
+                if memo is None:
+                    memo = self.def_cache[mk] = StateMemo()
+                if res[1] == STATE_ONLY:
+                    res = (per_state(res[0], memo), res[1])
+                elif self.apply_op(op, (), env.with_(primed=False), span)[1] == STATE_ONLY:
+                    # Def' reads only the next state, as Def only the state: one function of a state
+                    res = (per_next(res[0], memo), res[1])
+                else:
+                    res = (per_next(res[0]), res[1])
+            elif res[1] == STATE_ONLY and sizeable(op.body):
                 res = (per_state(res[0]), res[1])
             self.def_cache[("const",) + where if not res[1] else ck] = res
             return res
