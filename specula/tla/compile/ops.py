@@ -57,6 +57,8 @@ class Operators:
             return self.call_recursive(op, args, env, span)
         if not args and op.env is not None and op.env.scope is not None and not op.env.locals and op.key is not None:
             where = (op.key, id(op.env.scope), id(op.env.subst_locals) if op.env.subst_locals else 0)
+            if op.env.subst_locals and ("pin", where[2]) not in self.def_cache:
+                self.def_cache[("pin", where[2])] = op.env.subst_locals  # its id is in keys: kept alive
             hit = self.def_cache.get(("const",) + where)  # a constant: one value in actions, Init, invariants
             if hit is not None:
                 return hit
@@ -296,7 +298,10 @@ class Operators:
         if entry is None:
             lo = self.nslots
             slots = [self.new_slot() if p.arity == 0 else -1 for p in op.params]
-            entry = {"fn": None, "slots": slots, "range": (lo, lo)}
+            # op.env is kept in the entry: its id is in the key, and a LET-defined RECURSIVE
+            # operator's env is made per application (CaptR(10), CaptR(20)), so a freed one's id
+            # could be given to the next and return the first one's compiled body
+            entry = {"fn": None, "slots": slots, "range": (lo, lo), "keep": op.env}
             self.rec_cache[ck] = entry
             binds = {}
             for p, k, o in zip(op.params, slots, opargs):

@@ -114,3 +114,19 @@ def test_a_constant_definition_is_folded_once_for_init_actions_and_invariants(tm
     assert res.verdict == "ok" and res.distinct == 3
     entries = [k for k in m.compiler.def_cache if "Odd" in repr(k)]
     assert len(entries) == 1 and entries[0][0] == "const", entries
+
+
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+def test_let_recursive_operators_of_different_applications_are_not_confused(tmp_path: Path, codegen: bool) -> None:
+    """Each application of CaptR makes its own LET-defined RECURSIVE R capturing v: the compiled R
+    of one application was looked up by the id of an environment that could be freed and its id
+    given to the next one's (CaptR(20) gave CaptR(10)'s 12; expected values from the definition)."""
+    (tmp_path / "R.tla").write_text(
+        "---- MODULE R ----\nEXTENDS Naturals\nVARIABLE x\n"
+        "CaptR(v) == LET RECURSIVE R(_)\n                R(i) == IF i = 0 THEN v ELSE R(i - 1) + 1\n"
+        "            IN R(2)\n====\n")
+    (tmp_path / "R.cfg").write_text("")
+    m = _model(tmp_path / "R.tla", codegen)
+    expr = "<<" + ", ".join(f"CaptR({10 * k})" for k in range(1, 41)) + ">>"
+    for _ in range(10):
+        assert tuple(m.evaluate(expr, {"x": 0})) == tuple(10 * k + 2 for k in range(1, 41))
