@@ -26,6 +26,18 @@ def _env_key(env: Env | None) -> tuple[int, int]:
     return (id(env.locals) if env.locals else 0, id(env.subst_locals) if env.subst_locals else 0)
 
 
+def _visit_body(o: OpVal, seen: set, todo: list) -> None:
+    """Queue the body of the user operator ``o`` (its parameters as unknown slots) for an analysis
+    walking the definitions an expression uses, once per body and binding environment."""
+    sk = (id(o.body),) + _env_key(o.env)
+    if o.native is None and o.body is not None and sk not in seen:
+        seen.add(sk)
+        oenv = o.env or Env()
+        if o.params:
+            oenv = oenv.bind({p.name: ("slot", -1) for p in o.params})
+        todo.append((o.body, oenv))
+
+
 class Operators:
     """Operator application: inlining, RECURSIVE calls, natives, operator arguments."""
 
@@ -152,13 +164,7 @@ class Operators:
                     o = b[1]
                     if o.recursive:
                         return True
-                    sk = (id(o.body),) + _env_key(o.env)
-                    if o.native is None and o.body is not None and sk not in seen:
-                        seen.add(sk)
-                        oenv = o.env or Env()
-                        if o.params:
-                            oenv = oenv.bind({p.name: ("slot", -1) for p in o.params})
-                        todo.append((o.body, oenv))
+                    _visit_body(o, seen, todo)
         return False
 
     def _free_slots(self, body: Any, env: Env) -> tuple[int, ...] | None:
@@ -191,14 +197,7 @@ class Operators:
                         seen.add(sk)
                         todo.append((b[1], b[2]))
                 elif kind == "op":
-                    o = b[1]
-                    sk = (id(o.body),) + _env_key(o.env)
-                    if o.native is None and o.body is not None and sk not in seen:
-                        seen.add(sk)
-                        oenv = o.env or Env()
-                        if o.params:
-                            oenv = oenv.bind({p.name: ("slot", -1) for p in o.params})
-                        todo.append((o.body, oenv))
+                    _visit_body(b[1], seen, todo)
                 elif kind == "func":
                     sk = (id(b[1]),) + _env_key(b[2])
                     if sk not in seen:
