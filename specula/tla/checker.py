@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 
 from specula.errors import ConfigError, EvalError, InputError, SpeculaError
 from specula.tla.cfg import check_cfg_names, load_cfg
-from specula.tla.liveness import Graph, check_liveness, liveness_plan
+from specula.tla.liveness import Graph, LiveMemo, check_liveness, liveness_plan
 from specula.tla.loading import load
 from specula.tla.memory import rss_bytes
 from specula.tla.model import Model
@@ -228,6 +228,7 @@ def _check(
             unsupported = {n: f"cannot analyse: {exc}" for n in plan.temporal_props}
         if obligations:
             search.record_graph()
+            search.live_memo = LiveMemo()
             search.live = _periodic_liveness(search, obligations, fairness, limits, t0)
             if limits.live_first is not None:
                 search.live_due = t0 + limits.live_first
@@ -459,7 +460,7 @@ def _liveness(
             def report(note: str) -> None:
                 search.on_progress(Progress(search.distinct, search.generated, search.depth, 0,
                                             time.monotonic() - t0, note))
-        outcomes = check_liveness(search.graph(), obligations, fairness, left, report)
+        outcomes = check_liveness(search.graph(), obligations, fairness, left, report, memo=search.live_memo)
     except KeyboardInterrupt:
         for pr in result.properties:
             if pr.status == "pending-live":
@@ -521,7 +522,7 @@ def _periodic_liveness(search: "_Search", obligations: list, fairness: list, lim
             search.on_progress(Progress(search.distinct, search.generated, search.depth, search.queue_left,
                                         now - t0, f"checking temporal properties on the current state "
                                                   f"space of {explored} explored states"))
-        outcomes = check_liveness(g, obligations, fairness, left)
+        outcomes = check_liveness(g, obligations, fairness, left, memo=search.live_memo)
         end = time.monotonic()
         last["size"] = explored
         search.live_due = end + max(limits.live_first or 1.0, LIVE_RATIO * (end - now))
@@ -593,6 +594,7 @@ class _Search:
         # periodic liveness check on the growing graph: live(explored states) raises _LiveFound
         self.live: Callable[..., None] | None = None
         self.live_due = float("inf")
+        self.live_memo: Any = None  # liveness.LiveMemo: what one check of the graph tells the next
         self.live_checks = 0
         # the levels after the initial states searched by worker processes (specula.tla.parallel)
         self.parallel: Any = None

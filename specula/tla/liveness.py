@@ -43,10 +43,10 @@ from specula.errors import EvalError
 from specula.tla import ast as A
 from specula.tla import liveness_ltl as L
 from specula.tla.compile import PRIME
-from specula.tla.liveness_product import FairEval, ProductSearch, make_fair
+from specula.tla.liveness_product import FairEval, ProductSearch, make_fair, tarjan
 from specula.tla.values import enumerate_set, ordered
 
-__all__ = ["Obligation", "Fair", "Graph", "LivenessResult", "liveness_plan", "check_liveness"]
+__all__ = ["Obligation", "Fair", "Graph", "LiveMemo", "LivenessResult", "liveness_plan", "check_liveness"]
 
 State = tuple
 
@@ -465,69 +465,78 @@ def spec_fairness(model: Any, cfg: Any, extras: list | None = None) -> list[Fair
 # --------------------------------------------------------------------------- graph algorithms
 
 
-def _sccs(nodes: list[int], out: Any, dst: array, edge_ok: Callable[[int], bool], n_all: int) -> Iterable[list[int]]:
-    """Tarjan's SCCs of the subgraph induced by ``nodes`` (iterative), yielded as they complete.
-    Arrays for large subgraphs, dicts for small ones."""
-    big = len(nodes) * 8 > n_all
+def _sccs(nodes: list[int], out: Any, dst: array, edge_ok: Callable[[int], bool] | None, n_all: int) -> Iterable[list[int]]:
+    """Tarjan's SCCs of the subgraph induced by ``nodes``, yielded as they complete. Arrays for
+    large subgraphs, dicts for small ones; ``edge_ok`` None: every edge."""
     mask = bytearray(n_all)
     for v in nodes:
         mask[v] = 1
-    index: Any = array("i", [-1]) * n_all if big else {}
-    low: Any = array("i", [0]) * n_all if big else {}
-    on = bytearray(n_all)
-    stack: list[int] = []
-    counter = 0
-    get = index.__getitem__ if big else (lambda v, d=index: d.get(v, -1))
-    for root in nodes:
-        if get(root) >= 0:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on[root] = 1
-        work = [(root, [dst[e] for e in out[root] if mask[dst[e]] and edge_ok(e)], 0)]
-        while work:
-            v, succ, i = work[-1]
-            advanced = False
-            lv = low[v]
-            while i < len(succ):
-                w = succ[i]
-                i += 1
-                iw = get(w)
-                if iw < 0:
-                    low[v] = lv
-                    work[-1] = (v, succ, i)
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on[w] = 1
-                    work.append((w, [dst[e] for e in out[w] if mask[dst[e]] and edge_ok(e)], 0))
-                    advanced = True
-                    break
-                if on[w] and iw < lv:
-                    lv = iw
-            if advanced:
-                continue
-            low[v] = lv
-            work.pop()
-            if work:
-                u = work[-1][0]
-                if lv < low[u]:
-                    low[u] = lv
-            if lv == index[v]:
-                if stack[-1] == v:
-                    stack.pop()
-                    on[v] = 0
-                    yield [v]
-                    continue
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on[w] = 0
-                    comp.append(w)
-                    if w == v:
-                        break
-                yield comp
+    if edge_ok is None and hasattr(out, "off"):  # edges sorted by source: slices of dst
+        off = out.off
+
+        def succ(v: int) -> Any:
+            return filter(mask.__getitem__, dst[off[v]:off[v + 1]])
+    elif edge_ok is None:
+        def succ(v: int) -> Any:
+            return filter(mask.__getitem__, [dst[e] for e in out[v]])
+    else:
+        def succ(v: int) -> list[int]:
+            return [dst[e] for e in out[v] if mask[dst[e]] and edge_ok(e)]
+    return tarjan(nodes, succ, n_all, len(nodes) * 8 > n_all)
+
+
+def _always(e: int) -> bool:
+    """Every edge (fair_scc and _sccs recognise it and skip the test)."""
+    return True
+
+
+@dataclass
+class LiveMemo:
+    """What the checks of one search's growing graph share: the fairness facts and the values
+    of the state predicates at the states explored (the successors of a state explored at one
+    check are the same at the next, and a state predicate's value is the state's), so each
+    periodic check and the final one evaluate them only on the states explored since."""
+
+    fair: FairEval | None = None
+    steps: dict = field(default_factory=dict)  # id(Fair) -> (Fair, FairEval([Fair])) of obligations
+    preds: dict = field(default_factory=dict)  # id(fn) -> (fn, values: 0 unknown, 1 false, 2 true)
+    states: Any = None  # the state list the values are of
+    known: int = 0  # the values of states below this stay true
+
+    def start(self, g: Graph) -> None:
+        """A check of ``g`` begins: forget the values of states not explored at the last check."""
+        if g.states is not self.states or g.n_explored < self.known:
+            self.preds.clear()
+            self.fair = None
+            self.steps.clear()
+            self.states = g.states
+        keep = self.known
+        n = len(g.states)
+        for k, (fn, vals) in list(self.preds.items()):
+            self.preds[k] = (fn, vals[:keep] + bytes(n - keep))
+        self.known = g.n_explored
+
+    def fair_eval(self, g: Graph, fairness: list, deadline: float | None, key: Any = None) -> FairEval:
+        """The fairness facts of ``fairness`` on ``g`` (carried over from the last check)."""
+        if key is None:
+            fe = self.fair
+            if fe is None or fe.fair is not fairness or not fe.adopt(g, deadline):
+                fe = self.fair = FairEval(g, fairness, deadline)
+            return fe
+        got = self.steps.get(id(key))
+        if got is None or got[0] is not key or not got[1].adopt(g, deadline):
+            got = self.steps[id(key)] = (key, FairEval(g, fairness, deadline))
+        return got[1]
+
+    def values(self, fn: Callable[[State], Any], n: int) -> bytearray:
+        got = self.preds.get(id(fn))
+        if got is None or got[0] is not fn:
+            got = self.preds[id(fn)] = (fn, bytearray(n))
+        return got[1]
+
+
+_TRUE_01 = bytes.maketrans(bytes([0, 1, 2]), bytes([0, 0, 1]))  # values -> 1 where true
+_FALSE_01 = bytes.maketrans(bytes([0, 1, 2]), bytes([0, 1, 0]))  # values -> 1 where false
 
 
 class _LazyMask:
@@ -537,7 +546,7 @@ class _LazyMask:
 
     def __init__(self, ck: "_Checker", fn: Callable[[State], bool], negate: bool) -> None:
         self.ck, self.fn, self.negate = ck, fn, negate
-        self.memo = bytearray(len(ck.g.states))
+        self.memo = ck.memo.values(fn, len(ck.g.states))
         self.count = 0
 
     def __getitem__(self, i: int) -> bool:
@@ -547,21 +556,22 @@ class _LazyMask:
             if not self.count & 255:
                 self.ck.tick()
             self.ck.g.at_state(i)
-            v = 2 if bool(self.fn(self.ck.g.states[i])) != self.negate else 1
+            v = 2 if bool(self.fn(self.ck.g.states[i])) else 1
             self.memo[i] = v
-        return v == 2
+        return (v == 2) != self.negate
 
 
 class _Checker:
-    def __init__(self, g: Graph, fairness: list[Fair], deadline: float | None) -> None:
+    def __init__(self, g: Graph, fairness: list[Fair], deadline: float | None, memo: LiveMemo | None = None) -> None:
         self.g = g
         self.loop_label: str | None = None
         self.out = g.out_edges()
         self.fair = fairness
         self.deadline = deadline
-        n = len(g.states)
+        self.memo = memo if memo is not None else LiveMemo()
+        self.memo.start(g)
         # per fairness constraint, evaluated lazily: <<A>>_v steps and states enabling <<A>>_v
-        self.fe = FairEval(g, fairness, deadline)
+        self.fe = self.memo.fair_eval(g, fairness, deadline)
 
     def tick(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
@@ -569,7 +579,7 @@ class _Checker:
 
     def step_mask(self, f: Fair) -> tuple[bytearray, bytearray]:
         """Edges that are <<A>>_v steps, states where <<A>>_v is enabled."""
-        fe = FairEval(self.g, [f], self.deadline)
+        fe = self.memo.fair_eval(self.g, [f], self.deadline, key=f)
         n = len(self.g.states)
         steps = bytearray(len(self.g.src))
         en = bytearray(n)
@@ -584,16 +594,24 @@ class _Checker:
         return steps, en
 
     def node_mask(self, fn: Callable[[State], bool], negate: bool = False) -> bytearray:
-        """The predicate on the explored states (the others are on no cycle, lead to none)."""
-        m = bytearray(len(self.g.states))
-        states = self.g.states
-        for i in range(self.g.n_explored):
-            s = states[i]
-            if not i & 255:
-                self.tick()
-            self.g.at_state(i)
-            if bool(fn(s)) != negate:
-                m[i] = 1
+        """The predicate (1 where it holds, or where it does not with ``negate``) on the
+        explored states (the others are on no cycle, lead to none)."""
+        g = self.g
+        vals = self.memo.values(fn, len(g.states))
+        states = g.states
+        n_exp = g.n_explored
+        at = g.at_state
+        first = vals.find(0, 0, n_exp)
+        if first >= 0:
+            for i in range(first, n_exp):
+                if vals[i]:
+                    continue
+                if not i & 255:
+                    self.tick()
+                at(i)
+                vals[i] = 2 if fn(states[i]) else 1
+        m = vals.translate(_FALSE_01 if negate else _TRUE_01)
+        m[n_exp:] = bytes(len(m) - n_exp)
         return m
 
     def fair_scc(self, nodes: list[int], node_ok: bytearray | None, edge_ok: Callable[[int], bool], must: bytearray | None) -> tuple[list[int], list] | None:
@@ -606,7 +624,7 @@ class _Checker:
         order = fe.order
         n_exp = self.g.n_explored
         count = 0
-        for comp in _sccs(nodes, self.out, dst, edge_ok, len(self.g.states)):
+        for comp in _sccs(nodes, self.out, dst, None if edge_ok is _always else edge_ok, len(self.g.states)):
             count += 1
             if not count & 255:
                 self.tick()
@@ -614,7 +632,7 @@ class _Checker:
                 # one state: its only cycle stutters there (a self-loop is never a <<A>>_v step);
                 # fair when no fairness condition is enabled in it
                 v = comp[0]
-                if v >= n_exp or any(fe.enabled(k, v) for k in order):
+                if v >= n_exp or fe.any_enabled(v):
                     continue
                 if must is not None and not must[v]:
                     continue
@@ -754,32 +772,34 @@ class _Checker:
 
 
 def check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair], max_seconds: float | None = None,
-                   progress: Callable[[str], None] | None = None, progress_every: float = 5.0) -> list[LivenessResult]:
+                   progress: Callable[[str], None] | None = None, progress_every: float = 5.0,
+                   memo: LiveMemo | None = None) -> list[LivenessResult]:
     """Check every obligation on the graph; one result per property (first violation wins).
-    ``progress`` gets a line at the start and then every ``progress_every`` seconds."""
+    ``progress`` gets a line at the start and then every ``progress_every`` seconds. ``memo``
+    (one per search) carries what one check of the growing graph learnt to the next."""
     saved_queue = None if g.tlc_stats is None else g.tlc_stats.get("queue")
     try:
-        return _check_liveness(g, obligations, fairness, max_seconds, progress, progress_every)
+        return _check_liveness(g, obligations, fairness, max_seconds, progress, progress_every, memo)
     finally:
         if g.tlc_stats is not None and saved_queue is not None:
             g.tlc_stats["queue"] = saved_queue
 
 
 def _check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair], max_seconds: float | None,
-                    progress: Callable[[str], None] | None, progress_every: float) -> list[LivenessResult]:
+                    progress: Callable[[str], None] | None, progress_every: float,
+                    memo: LiveMemo | None) -> list[LivenessResult]:
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     if progress is not None:
         progress(f"{len(obligations)} temporal obligations on the complete graph of {len(g.states)} states "
                  f"and {len(g.src)} edges, {len(fairness)} fairness conditions")
     next_note = time.monotonic() + progress_every
     results: dict[str, LivenessResult] = {}
-    ck = _Checker(g, fairness, deadline)
+    ck = _Checker(g, fairness, deadline, memo)
     n = len(g.states)
     n_exp = g.n_explored  # states with unknown successors never belong to a cycle
     everything = list(range(n_exp))
-    always = lambda e: True  # noqa: E731
+    always = _always
     anywhere = lambda v: True  # noqa: E731
-    fair_eval: FairEval | None = None
     stopped_at: int | None = None
     for done, ob in enumerate(obligations):
         if progress is not None and time.monotonic() >= next_note:
@@ -792,9 +812,7 @@ def _check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair
             start, region = g.inits, anywhere
             edge_ok: Callable[[int], bool] = always
             if ob.kind == "LTL":  # tableau of ~F times the graph (liveness_product)
-                if fair_eval is None:
-                    fair_eval = FairEval(g, fairness, deadline)
-                res = _check_ltl(g, ob, fair_eval, deadline)
+                res = _check_ltl(g, ob, ck.fe, deadline)
                 if res is not None:
                     results[ob.prop] = res
                 else:

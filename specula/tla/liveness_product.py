@@ -24,7 +24,7 @@ from specula.tla.compile import UNSET, Unassigned
 from specula.tla.liveness_ltl import Atom, Tableau
 from specula.tla.values import tla_eq
 
-__all__ = ["FairEval", "ProductSearch"]
+__all__ = ["FairEval", "ProductSearch", "tarjan"]
 
 
 def action_labels(model: Any, action: Any, env: Any) -> frozenset[int] | None:
@@ -35,8 +35,13 @@ def action_labels(model: Any, action: Any, env: Any) -> frozenset[int] | None:
     if model is None or not isinstance(action, (A.Name, A.OpApp)) or getattr(action, "args", ()) \
             or getattr(action, "prefix", ()) or action.name in env.locals:
         return None
-    if getattr(env, "scope", None) is not getattr(getattr(model, "env", None), "scope", object()):
-        return None  # an instance's action (refinement): not the model's
+    scope, root = getattr(env, "scope", None), getattr(getattr(model, "env", None), "scope", object())
+    if scope is not root:
+        # an EXTENDed module's definition is the root's own (the same Definition, no
+        # substitution); an instance's action (refinement) is not the model's
+        if getattr(scope, "substitutions", True) or getattr(scope, "names", {}).get(action.name) is None \
+                or scope.names.get(action.name) is not getattr(root, "names", {}).get(action.name):
+            return None
     nxt = getattr(model, "next_name", None)
     actions = getattr(model, "actions", None) or []
     if isinstance(nxt, (A.Name, A.OpApp)) and not getattr(nxt, "args", ()) and nxt.name == action.name:
@@ -119,7 +124,10 @@ def whole_state(comp: Any, sub: Any, env: Any) -> bool:
 
 
 class FairEval:
-    """Lazily evaluated fairness facts over the graph: <<A>>_v steps and ENABLED <<A>>_v."""
+    """Lazily evaluated fairness facts over the graph: <<A>>_v steps and ENABLED <<A>>_v.
+
+    The facts of a state whose successors are all known never change: ``adopt`` moves them to
+    the next, larger graph of the same search (a periodic check's facts serve the next check)."""
 
     def __init__(self, g: Any, fairness: list, deadline: float | None = None) -> None:
         self.g = g
@@ -128,6 +136,7 @@ class FairEval:
         n, m = len(g.states), len(g.src)
         self._step = [bytearray(m) for _ in fairness]  # 0 unknown, 1 no, 2 yes
         self._en = [bytearray(n) for _ in fairness]
+        self._any = bytearray(n)  # some condition enabled in the state: 0 unknown, 1 no, 2 yes
         self.deadline = deadline
         self.fills = 0
         cfg = getattr(getattr(g, "model", None), "cfg", None)
@@ -140,6 +149,37 @@ class FairEval:
         # the conditions read off the edges' labels first (no action run), in their order
         cheap = [self.by_label and getattr(f, "labels", None) is not None and f.sub is not None for f in fairness]
         self.order = [k for k in range(len(fairness)) if cheap[k]] + [k for k in range(len(fairness)) if not cheap[k]]
+
+    def adopt(self, g: Any, deadline: float | None) -> bool:
+        """Take the next graph of the same search (the same state list, grown; edges recorded by
+        source): the facts of the states explored in the previous graph are kept, those of the
+        others forgotten. False when the graph is not such a growth (then build a new one)."""
+        old = self.g
+        if g.states is not old.states or len(g.states) < len(old.states) or len(g.src) < len(old.src) \
+                or g.key is not old.key or g.model is not old.model:
+            return False
+        out = g.out_edges()
+        if not hasattr(out, "off") or not hasattr(self.out, "off"):
+            return False
+        keep = min(old.n_explored, g.n_explored)  # states whose facts stay true
+        m_keep = out.off[keep]
+        if m_keep != self.out.off[keep]:
+            return False
+        n, m = len(g.states), len(g.src)
+        for k in range(len(self.fair)):
+            self._step[k] = self._step[k][:m_keep] + bytes(m - m_keep)
+            self._en[k] = self._en[k][:keep] + bytes(n - keep)
+        self._any = self._any[:keep] + bytes(n - keep)
+        self.g, self.out, self.deadline = g, out, deadline
+        return True
+
+    def any_enabled(self, s: int) -> bool:
+        """Whether some fairness condition is enabled in state s (labels first, then by order)."""
+        v = self._any[s]
+        if v == 0:
+            en = self.enabled
+            v = self._any[s] = 2 if any(en(k, s) for k in self.order) else 1
+        return v == 2
 
     def _fill(self, k: int, s: int) -> bool:
         """Mark the out-edges of s that are <<A_k>>_v steps and whether <<A_k>>_v is enabled:
@@ -233,22 +273,65 @@ class FairEval:
         return v == 2
 
 
-class _SetBits:
-    """A set of ints read and written as ``x[i]`` (0/1), like the bytearray it stands for."""
-
-    __slots__ = ("s",)
-
-    def __init__(self, s: set) -> None:
-        self.s = s
-
-    def __getitem__(self, i: int) -> int:
-        return 1 if i in self.s else 0
-
-    def __setitem__(self, i: int, v: int) -> None:
-        if v:
-            self.s.add(i)
-        else:
-            self.s.discard(i)
+def tarjan(roots: Any, succ: Callable[[int], Any], size: int, arrays: bool) -> Any:
+    """Tarjan's strongly connected components (iterative) of the nodes reachable from ``roots``
+    (ints below ``size``) through ``succ`` (a node's successors, already filtered: any
+    iterable); yields each component, a list of nodes, as it completes (successors' components
+    first). ``arrays``: index arrays over every node id (a large part of them is visited), else
+    dicts. A node whose component is complete gets an index above every other, so the low-link
+    update needs no on-stack test."""
+    index: Any
+    low: Any
+    done = size + 1 if arrays else 1 << 62
+    if arrays:
+        typ = "i" if size < 2**31 - 2 else "q"
+        index, low = array(typ, [-1]) * size, array(typ, [0]) * size
+        get = index.__getitem__
+    else:
+        index, low = {}, {}
+        get = lambda v, d=index: d.get(v, -1)  # noqa: E731
+    stack: list[int] = []
+    push = stack.append
+    counter = 0
+    for root in roots:
+        if get(root) >= 0:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        push(root)
+        work = [(root, iter(succ(root)))]
+        while work:
+            v, it = work[-1]
+            lv = low[v]
+            for w in it:
+                iw = get(w)
+                if iw < 0:
+                    low[v] = lv
+                    index[w] = low[w] = counter
+                    counter += 1
+                    push(w)
+                    work.append((w, iter(succ(w))))
+                    break
+                if iw < lv:
+                    lv = iw
+            else:
+                work.pop()
+                if work:
+                    u = work[-1][0]
+                    if lv < low[u]:
+                        low[u] = lv
+                if lv == index[v]:
+                    w = stack.pop()
+                    index[w] = done
+                    if w == v:
+                        yield [v]
+                        continue
+                    comp = [w]
+                    while w != v:
+                        w = stack.pop()
+                        index[w] = done
+                        comp.append(w)
+                    yield comp
 
 
 class ProductSearch:
@@ -378,72 +461,12 @@ class ProductSearch:
 
     # ------------------------------------------------------------------ SCCs
     def sccs(self, roots: list[int], allowed: Callable[[int], bool] | None) -> Any:
-        """Iterative Tarjan; yields components (lists of product nodes) as they complete."""
+        """Tarjan over the product from ``roots`` (within ``allowed``); yields components."""
         size = len(self.g.states) * self.nq
-        index: Any
-        low: Any
-        on: Any
-        if allowed is None and size <= 40_000_000:  # the whole product: arrays over node ids
-            index, low, on = array("i", [-1]) * size, array("i", [0]) * size, bytearray(size)
-            get = index.__getitem__
-        else:
-            index, low, on = {}, {}, _SetBits(set())
-            get = lambda v, d=index: d.get(v, -1)  # noqa: E731
-        stack: list[int] = []
-        counter = 0
+        if allowed is None:
+            return tarjan(roots, self.succ, size, size <= 40_000_000)
         succ = self.succ
-        for root in roots:
-            if get(root) >= 0 or (allowed is not None and not allowed(root)):
-                continue
-            index[root] = low[root] = counter
-            counter += 1
-            stack.append(root)
-            on[root] = 1
-            work = [(root, succ(root), 0)]
-            while work:
-                v, edges, i = work[-1]
-                lv = low[v]
-                advanced = False
-                while i < len(edges):
-                    w = edges[i]
-                    i += 1
-                    if allowed is not None and not allowed(w):
-                        continue
-                    iw = get(w)
-                    if iw < 0:
-                        low[v] = lv
-                        work[-1] = (v, edges, i)
-                        index[w] = low[w] = counter
-                        counter += 1
-                        stack.append(w)
-                        on[w] = 1
-                        work.append((w, succ(w), 0))
-                        advanced = True
-                        break
-                    if iw < lv and on[w]:
-                        lv = iw
-                if advanced:
-                    continue
-                low[v] = lv
-                work.pop()
-                if work:
-                    u = work[-1][0]
-                    if lv < low[u]:
-                        low[u] = lv
-                if lv == index[v]:
-                    if stack[-1] == v:
-                        stack.pop()
-                        on[v] = 0
-                        yield [v]
-                        continue
-                    comp = []
-                    while True:
-                        w = stack.pop()
-                        on[w] = 0
-                        comp.append(w)
-                        if w == v:
-                            break
-                    yield comp
+        return tarjan([r for r in roots if allowed(r)], lambda u: [w for w in succ(u) if allowed(w)], size, False)
 
     def succ_memo(self, u: int) -> list[int]:
         r = self._succs.get(u)
