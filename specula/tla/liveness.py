@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import time
 from array import array
+from bisect import bisect_left
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -465,9 +466,11 @@ def spec_fairness(model: Any, cfg: Any, extras: list | None = None) -> list[Fair
 # --------------------------------------------------------------------------- graph algorithms
 
 
-def _sccs(nodes: list[int], out: Any, dst: array, edge_ok: Callable[[int], bool] | None, n_all: int) -> Iterable[list[int]]:
-    """Tarjan's SCCs of the subgraph induced by ``nodes``, yielded as they complete. Arrays for
-    large subgraphs, dicts for small ones; ``edge_ok`` None: every edge."""
+def _sccs(nodes: list[int], out: Any, dst: array, edge_ok: Callable[[int], bool] | None, n_all: int,
+          roots: list[int] | None = None) -> Iterable[list[int]]:
+    """Tarjan's SCCs of the subgraph induced by ``nodes`` (those reachable from ``roots`` in it,
+    when given), yielded as they complete. Arrays for large subgraphs, dicts for small ones;
+    ``edge_ok`` None: every edge."""
     mask = bytearray(n_all)
     for v in nodes:
         mask[v] = 1
@@ -482,7 +485,7 @@ def _sccs(nodes: list[int], out: Any, dst: array, edge_ok: Callable[[int], bool]
     else:
         def succ(v: int) -> list[int]:
             return [dst[e] for e in out[v] if mask[dst[e]] and edge_ok(e)]
-    return tarjan(nodes, succ, n_all, len(nodes) * 8 > n_all)
+    return tarjan(nodes if roots is None else roots, succ, n_all, len(nodes) * 8 > n_all)
 
 
 def _always(e: int) -> bool:
@@ -502,6 +505,9 @@ class LiveMemo:
     preds: dict = field(default_factory=dict)  # id(fn) -> (fn, values: 0 unknown, 1 false, 2 true)
     states: Any = None  # the state list the values are of
     known: int = 0  # the values of states below this stay true
+    # id(Obligation) -> (Obligation, n): the obligation held on the graph of the first n explored
+    # states (no fair component there), for the direct forms that read no reachability
+    held: dict = field(default_factory=dict)
 
     def start(self, g: Graph) -> None:
         """A check of ``g`` begins: forget the values of states not explored at the last check."""
@@ -509,6 +515,7 @@ class LiveMemo:
             self.preds.clear()
             self.fair = None
             self.steps.clear()
+            self.held.clear()
             self.states = g.states
         keep = self.known
         n = len(g.states)
@@ -614,8 +621,32 @@ class _Checker:
         m[n_exp:] = bytes(len(m) - n_exp)
         return m
 
-    def fair_scc(self, nodes: list[int], node_ok: bytearray | None, edge_ok: Callable[[int], bool], must: bytearray | None) -> tuple[list[int], list] | None:
-        """A fair SCC within ``nodes`` (and its witnesses: edges/nodes the cycle must visit).
+    def fair_scc_since(self, ob: Obligation, nodes: list[int], node_ok: bytearray | None,
+                       must: Any) -> tuple[list[int], list] | None:
+        """``fair_scc(nodes, node_ok, every edge, must)`` for an obligation whose region is a
+        state predicate (``[]<>P``, ``<>[]P``). When it held at the last check, on the first k
+        explored states, a component without a state explored since is a component of that
+        graph (the edges of the states explored then are all known), found unfair there: only
+        the components reachable from the new states are searched. When one of them is fair,
+        the whole search runs again, so that the counterexample is the one it finds."""
+        memo = self.memo
+        n_exp = self.g.n_explored
+        held = memo.held.get(id(ob))
+        if held is not None and held[0] is ob and held[1] <= n_exp:
+            k = held[1]
+            roots = nodes[bisect_left(nodes, k):]
+            if self.fair_scc(nodes, node_ok, _always, must, roots) is None:
+                memo.held[id(ob)] = (ob, n_exp)
+                return None
+        found = self.fair_scc(nodes, node_ok, _always, must)
+        if found is None:
+            memo.held[id(ob)] = (ob, n_exp)
+        return found
+
+    def fair_scc(self, nodes: list[int], node_ok: bytearray | None, edge_ok: Callable[[int], bool], must: bytearray | None,
+                 roots: list[int] | None = None) -> tuple[list[int], list] | None:
+        """A fair SCC within ``nodes`` (and its witnesses: edges/nodes the cycle must visit),
+        among those reachable from ``roots`` when given (sorted, within ``nodes``).
         Fairness conditions read off the edges' labels are tried first: they reject most
         components before any action has to be run for ENABLED."""
         dst = self.g.dst
@@ -624,7 +655,7 @@ class _Checker:
         order = fe.order
         n_exp = self.g.n_explored
         count = 0
-        for comp in _sccs(nodes, self.out, dst, None if edge_ok is _always else edge_ok, len(self.g.states)):
+        for comp in _sccs(nodes, self.out, dst, None if edge_ok is _always else edge_ok, len(self.g.states), roots):
             count += 1
             if not count & 255:
                 self.tick()
@@ -821,10 +852,10 @@ def _check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair
             if ob.kind == "AE":  # []<>P: fair cycle inside ~P
                 notp = ck.node_mask(ob.p, negate=True)  # type: ignore[arg-type]
                 nodes = [v for v in everything if notp[v]]
-                found = ck.fair_scc(nodes, notp, always, None)
+                found = ck.fair_scc_since(ob, nodes, notp, None)
             elif ob.kind == "EA":  # <>[]P: fair cycle visiting ~P
                 notp = _LazyMask(ck, ob.p, True)  # type: ignore[assignment]
-                found = ck.fair_scc(everything, None, always, notp)
+                found = ck.fair_scc_since(ob, everything, None, notp)
             elif ob.kind == "E":  # <>P: ~P from an initial state on, into a fair cycle
                 notp = _LazyMask(ck, ob.p, True)  # type: ignore[assignment]
                 # states not explored yet have no known successor: on no cycle, lead to none
