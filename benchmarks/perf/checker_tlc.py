@@ -29,6 +29,7 @@ class TlcResult:
     output: str
     trace_len: int | None = None  # states in the error trace (TLC's are shortest too)
     rss_mb: float | None = None  # the JVM's peak resident memory (where /usr/bin/time exists)
+    cpu: float | None = None  # the JVM's user + system CPU seconds (where /usr/bin/time exists)
 
     def to_dict(self) -> dict:
         return {
@@ -107,12 +108,14 @@ def run_tlc(tla: str | Path, cfg: str | Path | None = None, timeout: float = 600
         "-workers", str(workers), "-noGenerateSpecTE", "-metadir", str(meta), "-config", str(cfg), *extra, tla.name,
     ]
     timer = Path("/usr/bin/time")
-    if timer.is_file():  # the JVM's peak RSS, printed on stderr after TLC's own output
-        cmd = [str(timer), "-f", "@@RSS %M", *cmd]
+    if timer.is_file():  # the JVM's peak RSS and CPU time, printed on stderr after TLC's own output
+        cmd = [str(timer), "-f", "@@RSS %M\n@@CPU %U %S", *cmd]
     t = time.monotonic()
     proc = subprocess.run(cmd, cwd=tla.parent, capture_output=True, text=True, timeout=timeout)
     secs = time.monotonic() - t
     r = parse_tlc_output(proc.stdout + proc.stderr, secs)
     m = re.search(r"^@@RSS (\d+)$", proc.stderr, re.M)
     r.rss_mb = int(m.group(1)) / 1024 if m else None
+    c = re.search(r"^@@CPU ([\d.]+) ([\d.]+)$", proc.stderr, re.M)
+    r.cpu = float(c.group(1)) + float(c.group(2)) if c else None
     return r
