@@ -496,63 +496,7 @@ class Model:
                 plan.append((1, fn, ix[0], {}) if len(ix) == 1 else (2, fn, ix, {}))
         if all(p[0] == 0 for p in plan):
             return whole
-
-        def pred(state: State) -> bool:
-            try:
-                for kind, fn, ix, cache in plan:
-                    if kind == 1:
-                        v = state[ix]
-                        ent = cache.get(id(v))
-                        if ent is not None and ent is v:
-                            continue
-                        r = fn(state, None, e)
-                        if r is True:
-                            if len(cache) > remember:
-                                cache.clear()
-                            cache[id(v)] = v
-                            continue
-                    elif kind == 2:
-                        vals = tuple([state[j] for j in ix])
-                        k = tuple(map(id, vals))
-                        ent = cache.get(k)
-                        if ent is not None and all(a is b for a, b in zip(ent, vals)):
-                            continue
-                        r = fn(state, None, e)
-                        if r is True:
-                            if len(cache) > remember:
-                                cache.clear()
-                            cache[k] = vals
-                            continue
-                    elif kind == 3:
-                        _, dfn, body, slot, rest = ix
-                        dom = dfn(state, None, e)
-                        if dom.__class__ is not frozenset:
-                            return whole(state)
-                        for x in dom:
-                            ent = cache.get(id(x))
-                            if ent is not None and ent is x:
-                                continue
-                            for j in rest:
-                                e[j] = UNSET
-                            e[slot] = x
-                            if body(state, None, e) is not True:
-                                return whole(state)
-                            if len(cache) > remember:
-                                cache.clear()
-                            cache[id(x)] = x
-                        continue
-                    else:
-                        r = fn(state, None, e)
-                        if r is True:
-                            continue
-                    if r is False:
-                        return False
-                    return whole(state)  # not a boolean: the whole predicate reports it
-            except EvalError:
-                return whole(state)  # re-evaluated whole, for TLC's error location and order
-            return True
-
-        return pred
+        return _plan_pred(plan, whole, e, remember)
 
     def _each_conjunct(self, n: Any, env: Env) -> tuple | None:
         """``\\A x \\in S : P(x)`` whose body reads no variable and nothing impure (a function
@@ -676,6 +620,63 @@ class Model:
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[State], bool], e: list,
+               remember: int) -> Callable[[State], bool]:
+    """The invariant plan of ``Model.compile_invariant`` as one generated function, one block per
+    conjunct in order (no loop over the plan, no tuple unpacking per conjunct and state):
+    anything but TRUE, or an error, re-evaluates the whole predicate (``whole``) for TLC's
+    error and its location, or returns FALSE."""
+    ns: dict[str, Any] = {"_whole": whole, "_e": e, "_R": remember, "_EvalError": EvalError, "_id": id}
+    lines = ["def _pred(state):", "    try:"]
+
+    def fail(pad: str) -> list[str]:
+        return [f"{pad}if r is not True:", f"{pad}    return False if r is False else _whole(state)"]
+
+    for i, (kind, fn, ix, cache) in enumerate(plan):
+        ns[f"_f{i}"], ns[f"_c{i}"] = fn, cache
+        if kind == 1:
+            lines += [f"        v = state[{ix}]",
+                      f"        if _c{i}.get(_id(v)) is not v:",
+                      f"            r = _f{i}(state, None, _e)"] + fail("            ") + [
+                      f"            if len(_c{i}) > _R:",
+                      f"                _c{i}.clear()",
+                      f"            _c{i}[_id(v)] = v"]
+        elif kind == 2:
+            vs = ", ".join(f"state[{j}]" for j in ix)
+            same = " and ".join(f"ent[{k}] is vals[{k}]" for k in range(len(ix)))
+            lines += [f"        vals = ({vs},)",
+                      "        k = tuple(map(_id, vals))",
+                      f"        ent = _c{i}.get(k)",
+                      f"        if ent is None or not ({same}):",
+                      f"            r = _f{i}(state, None, _e)"] + fail("            ") + [
+                      f"            if len(_c{i}) > _R:",
+                      f"                _c{i}.clear()",
+                      f"            _c{i}[k] = vals"]
+        elif kind == 3:
+            _, dfn, body, slot, rest = ix
+            ns[f"_d{i}"], ns[f"_b{i}"] = dfn, body
+            lines += [f"        dom = _d{i}(state, None, _e)",
+                      "        if dom.__class__ is not frozenset:",
+                      "            return _whole(state)",
+                      "        for x in dom:",
+                      f"            if _c{i}.get(_id(x)) is x:",
+                      "                continue"] + [f"            _e[{j}] = _U" for j in rest] + [
+                      f"            _e[{slot}] = x",
+                      f"            if _b{i}(state, None, _e) is not True:",
+                      "                return _whole(state)",
+                      f"            if len(_c{i}) > _R:",
+                      f"                _c{i}.clear()",
+                      f"            _c{i}[_id(x)] = x"]
+            ns["_U"] = UNSET
+        else:
+            lines += [f"        r = _f{i}(state, None, _e)"] + fail("        ")
+    lines += ["    except _EvalError:",
+              "        return _whole(state)  # re-evaluated whole, for TLC's error location and order",
+              "    return True"]
+    exec(compile("\n".join(lines), "<invariant plan>", "exec"), ns)  # noqa: S102 - generated from the plan
+    return ns["_pred"]
 
 
 def _action_successors(model: Model, node: Any, env: Env) -> Callable[[State], list[State]] | None:

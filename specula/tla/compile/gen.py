@@ -849,18 +849,61 @@ class Generator:
                 slots.append(k)
                 binds[nm] = ("slot", k)
                 clauses.append(f"for e[{k}] in _en({dsrc})")
-        return " ".join(clauses), deps, size, env.bind(binds), slots
+        return clauses, deps, size, env.bind(binds), slots
+
+    def _loop_body(self, node: Any, env: "Env") -> tuple:
+        """``node`` generated as the body of a loop function (``_loop``): a function of its own,
+        where a walrus binds a plain local, so the inline forms are used again."""
+        saved = self.in_comp, self.in_iterable
+        self.in_comp = self.in_iterable = 0
+        try:
+            return self.gen(node, env)
+        finally:
+            self.in_comp, self.in_iterable = saved
+
+    def _loop(self, clauses: list[str], head: list[str], body: list[str], tail: list[str]) -> str | None:
+        """A comprehension as a generated function of nested ``for`` statements: no generator
+        frame per element, and its body uses the inline forms (a comprehension's body cannot:
+        its walrus targets would be cells of the enclosing function). Faults propagate to the
+        caller's generated function, which reports them at its span, as before. The call's
+        source, or None when Python's compiler refuses it (too deep)."""
+        lines = ["def _mk():", "    def _q(s, n, e):"] + [f"        {x}" for x in head]
+        pad = "        "
+        for c in clauses:
+            lines.append(f"{pad}{c}:")
+            pad += "    "
+        lines += [f"{pad}{x}" for x in body] + [f"        {x}" for x in tail] + ["    return _q"]
+        text = "\n".join(lines)
+        code = self._code.get(text)
+        if code is None:
+            try:
+                code = compile(text, "<tla>", "exec")
+            except (SyntaxError, RecursionError, MemoryError):
+                code = False
+            self._code[text] = code
+        if code is False:
+            return None
+        loc: dict = {}
+        exec(code, self.ns, loc)  # noqa: S102 - generated from the AST
+        self.consts.append(loc["_mk"]())
+        return f"_k[{len(self.consts) - 1}](s, n, e)"
 
     def _quant(self, node: A.Quant, env: "Env") -> tuple | None:
         r = self._bounds(node.bounds, env)
         if r is None:
             return None
         clauses, ddeps, dsize, benv, slots = r
-        body = self._comp_body(node.body, benv)
-        fn = "any" if node.kind == "E" else "all"
         what = ("the body of \\E" if node.kind == "E" else "the body of \\A") if len(slots) == 1 else "a quantifier body"
+        body = self._loop_body(node.body, benv)
         test = body[0] if is_boolish(node.body) else f"_truth({body[0]}, {what!r})"
-        src = f"{fn}({test} {clauses})"
+        if node.kind == "E":
+            src = self._loop(clauses, [], [f"if {test}:", "    return True"], ["return False"])
+        else:
+            src = self._loop(clauses, [], [f"if not ({test}):", "    return False"], ["return True"])
+        if src is None:
+            body = self._comp_body(node.body, benv)
+            test = body[0] if is_boolish(node.body) else f"_truth({body[0]}, {what!r})"
+            src = f"{'any' if node.kind == 'E' else 'all'}({test} {' '.join(clauses)})"
         return src, (body[1] - set(slots)) | ddeps, 1 + dsize + body[2]
 
     def _setfilter(self, node: A.SetFilter, env: "Env") -> tuple | None:
@@ -870,9 +913,14 @@ class Generator:
         (dsrc, ddeps, dsize), k, benv = r
         if _may_be_infinite(node.bound.domain) or _may_be_large(node.bound.domain):
             return None  # the closure compiler keeps such filters lazy
-        p = self._comp_body(node.pred, benv)
+        p = self._loop_body(node.pred, benv)
         test = p[0] if is_boolish(node.pred) else f"_truth({p[0]}, 'a set filter condition')"
-        src = f"_frozenset([e[{k}] for e[{k}] in _en({dsrc}) if {test}])"
+        src = self._loop([f"for e[{k}] in _en({dsrc})"], ["_r = []"], [f"if {test}:", f"    _r.append(e[{k}])"],
+                         ["return _frozenset(_r)"])
+        if src is None:
+            p = self._comp_body(node.pred, benv)
+            test = p[0] if is_boolish(node.pred) else f"_truth({p[0]}, 'a set filter condition')"
+            src = f"_frozenset([e[{k}] for e[{k}] in _en({dsrc}) if {test}])"
         return src, (p[1] - {k}) | ddeps, 1 + dsize + p[2]
 
     def _setmap(self, node: A.SetMap, env: "Env") -> tuple | None:
@@ -880,8 +928,11 @@ class Generator:
         if r is None:
             return None
         clauses, ddeps, dsize, benv, slots = r
-        x = self._comp_body(node.expr, benv)
-        src = f"_frozenset([{x[0]} {clauses}])"
+        x = self._loop_body(node.expr, benv)
+        src = self._loop(clauses, ["_r = []"], [f"_r.append({x[0]})"], ["return _frozenset(_r)"])
+        if src is None:
+            x = self._comp_body(node.expr, benv)
+            src = f"_frozenset([{x[0]} {' '.join(clauses)}])"
         return src, (x[1] - set(slots)) | ddeps, 1 + dsize + x[2]
 
     def _funccons(self, node: A.FuncCons, env: "Env") -> tuple | None:
@@ -891,8 +942,12 @@ class Generator:
         if r is None:
             return None
         (dsrc, ddeps, dsize), k, benv = r
-        x = self._comp_body(node.body, benv)
-        src = f"_mkfn({{e[{k}]: {x[0]} for e[{k}] in _en({dsrc})}})"
+        x = self._loop_body(node.body, benv)
+        src = self._loop([f"for e[{k}] in _en({dsrc})"], ["_r = {}"], [f"_r[e[{k}]] = {x[0]}"],
+                         ["return _mkfn(_r)"])
+        if src is None:
+            x = self._comp_body(node.body, benv)
+            src = f"_mkfn({{e[{k}]: {x[0]} for e[{k}] in _en({dsrc})}})"
         return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
 
 
