@@ -631,29 +631,26 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
     ns: dict[str, Any] = {"_whole": whole, "_e": e, "_R": remember, "_EvalError": EvalError, "_id": id}
     lines = ["def _pred(state):", "    try:"]
 
-    def fail(pad: str) -> list[str]:
-        return [f"{pad}if r is not True:", f"{pad}    return False if r is False else _whole(state)"]
+    def remember_if_true(i: int, key: str, value: str) -> list[str]:
+        """Evaluate conjunct i; anything but TRUE ends the predicate, TRUE is remembered."""
+        return [f"            r = _f{i}(state, None, _e)",
+                "            if r is not True:",
+                "                return False if r is False else _whole(state)",
+                f"            if len(_c{i}) > _R:",
+                f"                _c{i}.clear()",
+                f"            _c{i}[{key}] = {value}"]
 
     for i, (kind, fn, ix, cache) in enumerate(plan):
         ns[f"_f{i}"], ns[f"_c{i}"] = fn, cache
         if kind == 1:
-            lines += [f"        v = state[{ix}]",
-                      f"        if _c{i}.get(_id(v)) is not v:",
-                      f"            r = _f{i}(state, None, _e)"] + fail("            ") + [
-                      f"            if len(_c{i}) > _R:",
-                      f"                _c{i}.clear()",
-                      f"            _c{i}[_id(v)] = v"]
+            lines += [f"        v = state[{ix}]", f"        if _c{i}.get(_id(v)) is not v:"]
+            lines += remember_if_true(i, "_id(v)", "v")
         elif kind == 2:
             vs = ", ".join(f"state[{j}]" for j in ix)
             same = " and ".join(f"ent[{k}] is vals[{k}]" for k in range(len(ix)))
-            lines += [f"        vals = ({vs},)",
-                      "        k = tuple(map(_id, vals))",
-                      f"        ent = _c{i}.get(k)",
-                      f"        if ent is None or not ({same}):",
-                      f"            r = _f{i}(state, None, _e)"] + fail("            ") + [
-                      f"            if len(_c{i}) > _R:",
-                      f"                _c{i}.clear()",
-                      f"            _c{i}[k] = vals"]
+            lines += [f"        vals = ({vs},)", "        k = tuple(map(_id, vals))", f"        ent = _c{i}.get(k)",
+                      f"        if ent is None or not ({same}):"]
+            lines += remember_if_true(i, "k", "vals")
         elif kind == 3:
             _, dfn, body, slot, rest = ix
             ns[f"_d{i}"], ns[f"_b{i}"] = dfn, body
@@ -671,7 +668,8 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
                       f"            _c{i}[_id(x)] = x"]
             ns["_U"] = UNSET
         else:
-            lines += [f"        r = _f{i}(state, None, _e)"] + fail("        ")
+            lines += [f"        r = _f{i}(state, None, _e)", "        if r is not True:",
+                      "            return False if r is False else _whole(state)"]
     lines += ["    except _EvalError:",
               "        return _whole(state)  # re-evaluated whole, for TLC's error location and order",
               "    return True"]
