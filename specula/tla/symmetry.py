@@ -153,32 +153,50 @@ def _permuter(p: Any, permute: Callable, pool: dict | None = None) -> Callable[[
     get = getattr(p, "get", None)
     if not callable(get):
         return lambda v: permute((v,), p)[0]
-    memo: dict[int, tuple] = {}
+    memo: dict[int, tuple] = {}  # id -> (value, image): the entry keeps the value alive
     vmemo: dict = {}
-    scalar = (int, str, bool)
+    mget = memo.get
+    image_of = itemgetter(1)
+
+    def images(xs: Any) -> list:
+        """The images of the elements ``xs``, a call only for those not met before."""
+        out = []
+        for x in xs:
+            c = x.__class__
+            if c is ModelValue:
+                x = get(x, x)
+            elif c is not str and c is not int and c is not bool:
+                ent = mget(id(x))
+                x = ent[1] if ent is not None else pv(x)
+            out.append(x)
+        return out
 
     def pv(v: Any) -> Any:
         c = v.__class__
         if c is ModelValue:
             return get(v, v)
-        if c in scalar:
+        if c is int or c is str or c is bool:
             return v
-        ent = memo.get(id(v))
-        if ent is not None and ent[0] is v:
+        ent = mget(id(v))
+        if ent is not None:
             return ent[1]
         r = vmemo.get(v)  # an equal value met before as another object
         if r is not None:
             memo[id(v)] = (v, r)
             return r
         if c is tuple:
-            xs = [pv(x) for x in v]
+            xs = images(v)
             r = v if all(map(is_, xs, v)) else tuple(xs)
         elif c is frozenset:
-            xs = [pv(x) for x in v]
+            ents = list(map(mget, map(id, v)))
+            if None in ents:
+                xs = [pv(x) if e is None else e[1] for x, e in zip(v, ents)]
+            else:
+                xs = list(map(image_of, ents))
             r = v if all(map(is_, xs, v)) else frozenset(xs)
         elif c is Fn:
-            ks = [pv(k) for k in v]
-            xs = [pv(x) for x in v.values()]
+            ks = images(v)
+            xs = images(v.values())
             r = v if all(map(is_, ks, v)) and all(map(is_, xs, v.values())) else make_fn(dict(zip(ks, xs)))
         else:
             r = permute((v,), p)[0]
@@ -222,8 +240,12 @@ def _lexmin(s: State, best: State, permuters: list, key: Callable[[Any], tuple])
 
 # salts of the structural hashes below (any constants: they only need to be the same for every
 # state of a run)
-_POINT, _OPAQUE, _SEQ, _SET, _FN, _FN_VAL, _FN_KEY = 0x51ED27, 0x0A0E, 0x5E0, 0x5E7, 0xF0, 0xF1, 0xF2
+_POINT, _OPAQUE, _SEQ, _SET, _FN, _FN_VAL, _FN_KEY, _VAR = 0x51ED27, 0x0A0E, 0x5E0, 0x5E7, 0xF0, 0xF1, 0xF2, 0x7A
 _MASK = (1 << 48) - 1
+# a signature vector packed in one int, a lane per point: sums of fewer than 2**48 lanes of
+# (hash & _MASK) | 1 never carry into the next lane
+_LANE_BITS = 96
+_LANE = (1 << _LANE_BITS) - 1
 
 
 def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) -> Callable[[State], State] | None:
@@ -292,122 +314,157 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
                 return False
         return True
 
-    point_res = [(_POINT, ((i, 0),)) for i in range(n)]
-    memo: dict[int, tuple] = {}
+    # A value's analysis: (its hash with the symmetric model values blanked out, its packed
+    # occurrences — an int with a lane of _LANE_BITS bits per point, 0 where the point does not
+    # occur, else a hash of the contexts of its occurrences). A set's lanes are the sums of its
+    # elements' (an element's context does not depend on the other elements); a sequence or a
+    # function re-hashes each child's lanes with the child's place and the container's shape.
+    # Every step treats the points alike, so the lanes of p(v) are those of v, permuted by p.
+    shifts = [_LANE_BITS * i for i in range(n)]
+    point_res = [(_POINT, 1 << sh) for sh in shifts]
+    memo: dict[int, tuple] = {}  # id -> (value, blank, packed): the entry keeps the value alive
     vmemo: dict = {}
+    mget = memo.get
+    blank_of, packed_of = itemgetter(1), itemgetter(2)
+
+    def mix(packed: int, salt: Any) -> int:
+        """Each nonzero lane of ``packed`` re-hashed with ``salt`` (never 0: it still occurs)."""
+        out = 0
+        while packed:
+            sh = ((packed & -packed).bit_length() - 1) // _LANE_BITS * _LANE_BITS
+            lane = (packed >> sh) & _LANE
+            packed ^= lane << sh
+            out |= ((hash((lane, salt)) & _MASK) | 1) << sh
+        return out
 
     def analyse(v: Any) -> tuple:
-        """(hash of v with the symmetric model values blanked, ((point, context hash), ...))"""
+        """(hash of v with the symmetric model values blanked, v's packed occurrences)"""
         c = v.__class__
         if c is ModelValue:
             i = index.get(v)
-            return (hash(v), ()) if i is None else point_res[i]
+            return (hash(v), 0) if i is None else point_res[i]
         if c is int or c is str or c is bool:
-            return (hash(v), ())
-        ent = memo.get(id(v))
-        if ent is not None and ent[0] is v:
-            return ent[1]
+            return (hash(v), 0)
+        ent = mget(id(v))
+        if ent is not None:
+            return ent[1], ent[2]
         r = vmemo.get(v)
         if r is None:
-            if c is tuple:
-                bl = []
-                parts = []
-                for i, x in enumerate(v):
-                    b, o = analyse(x)
-                    bl.append(b)
+            if c is frozenset:
+                r = analyse_set(v)
+            elif c is tuple:
+                rs = list(map(analyse, v))
+                blank = hash((_SEQ, tuple(map(itemgetter(0), rs))))
+                packed = 0
+                for i, (_, o) in enumerate(rs):
                     if o:
-                        parts.append((i, o))
-                blank = hash((_SEQ, tuple(bl)))
-                r = (blank, tuple([(m, hash((h, i, blank))) for i, o in parts for m, h in o]))
-            elif c is frozenset:
-                bl = []
-                occ: list = []
-                direct = []
-                get = memo.get
-                for x in v:
-                    cx = x.__class__
-                    if cx is ModelValue:
-                        i = index.get(x)
-                        if i is not None:
-                            direct.append(i)
-                            bl.append(_POINT)
-                            continue
-                        bl.append(hash(x))
-                        continue
-                    ent = get(id(x))
-                    b, o = ent[1] if ent is not None and ent[0] is x else analyse(x)
-                    bl.append(b)
-                    if o:
-                        occ.extend(o)
-                bl.sort()
-                blank = hash((_SET, tuple(bl)))
-                # a model value that is itself an element takes the set's shape as its context;
-                # deeper ones already have their element's
-                if direct:
-                    h = hash((blank, _SET))
-                    occ.extend([(i, h) for i in direct])
-                r = (blank, tuple(occ))
+                        packed += mix(o, (i, blank))
+                r = (blank, packed)
             elif c is Fn:
-                bl = []
-                fparts = []
-                get = memo.get
-                for k, x in v.items():
-                    bk, ok = analyse(k) if k.__class__ is not str else (hash(k), ())
-                    cx = x.__class__
-                    if cx is int or cx is str or cx is bool:
-                        bx, ox = hash(x), ()
-                    else:
-                        ent = get(id(x))
-                        bx, ox = ent[1] if ent is not None and ent[0] is x else analyse(x)
-                    bl.append(hash((bk, bx)))
-                    if ok or ox:
-                        fparts.append((bk, ok, bx, ox))
-                bl.sort()
-                blank = hash((_FN, tuple(bl)))
-                out = []
-                for bk, ok, bx, ox in fparts:
-                    for m, h in ox:
-                        out.append((m, hash((h, _FN_VAL, bk, blank))))
-                    for m, h in ok:
-                        out.append((m, hash((h, _FN_KEY, bx, blank))))
-                r = (blank, tuple(out))
+                r = analyse_fn(v)
             else:  # lazy values: the permutations leave them as they are
-                r = (_OPAQUE, ())
+                r = (_OPAQUE, 0)
             vmemo[v] = r
         if len(memo) > 300_000:
             memo.clear()
             vmemo.clear()
             pool.clear()
-        memo[id(v)] = (v, r)
+        memo[id(v)] = (v, r[0], r[1])
         return r
 
-    var_memos: list[dict] = []
+    def analyse_set(v: frozenset) -> tuple:
+        ents = list(map(mget, map(id, v)))
+        if None not in ents:  # every element met before (the usual case but for one)
+            return hash((_SET, tuple(sorted(map(blank_of, ents))))), sum(map(packed_of, ents))
+        bl = []
+        packed = 0
+        direct = []
+        for x, e in zip(v, ents):
+            if e is not None:
+                bl.append(e[1])
+                packed += e[2]
+                continue
+            if x.__class__ is ModelValue:
+                i = index.get(x)
+                if i is not None:
+                    direct.append(i)
+                    bl.append(_POINT)
+                    continue
+            b, o = analyse(x)
+            bl.append(b)
+            packed += o
+        bl.sort()
+        blank = hash((_SET, tuple(bl)))
+        # a model value that is itself an element takes the set's shape as its context;
+        # deeper ones already have their element's
+        if direct:
+            h = (hash((blank, _SET)) & _MASK) | 1
+            for i in direct:
+                packed += h << shifts[i]
+        return blank, packed
 
-    def var_entry(j: int, x: Any) -> tuple:
-        """(x, the signatures' part from variable j's value x — a tuple of n ints, None when
-        no symmetric model value occurs in x —, x's images by permutation index), memoised by
-        identity."""
-        occ = analyse(x)[1]
-        part = None
-        if occ:
-            acc = [0] * n
-            for m, h in occ:
-                acc[m] += (hash((j, h)) & _MASK) | 1  # > 0: a point that occurs has a signature > 0
-            part = tuple(acc)
+    def analyse_fn(v: Fn) -> tuple:
+        bl = []
+        parts = []
+        for k, x in v.items():
+            if k.__class__ is str:
+                bk, ok = hash(k), 0
+            else:
+                bk, ok = analyse(k)
+            cx = x.__class__
+            if cx is int or cx is str or cx is bool:
+                bx, ox = hash(x), 0
+            else:
+                ent = mget(id(x))
+                bx, ox = (ent[1], ent[2]) if ent is not None else analyse(x)
+            bl.append(hash((bk, bx)))
+            if ok or ox:
+                parts.append((bk, ok, bx, ox))
+        bl.sort()
+        blank = hash((_FN, tuple(bl)))
+        packed = 0
+        for bk, ok, bx, ox in parts:
+            if ox:
+                packed += mix(ox, (_FN_VAL, bk, blank))
+            if ok:
+                packed += mix(ok, (_FN_KEY, bx, blank))
+        return blank, packed
+
+    var_memos: list[dict] = []
+    nperms = len(perms)
+    part_of = itemgetter(nperms)
+    image_of = [itemgetter(k) for k in range(nperms)]
+
+    def var_entry(j: int, x: Any) -> list:
+        """Variable j's value x's entry, memoised by identity (the entry keeps x alive, so an id
+        found is x's): x's images by permutation index (None: not computed yet), then the
+        signatures' part from x, the n ints packed in lanes of _LANE_BITS bits (0: no
+        symmetric model value occurs in x, and every permutation leaves x as it is)."""
+        part = analyse(x)[1]
+        if part:
+            part = mix(part, (_VAR, j))
         vm = var_memos[j]
         if len(vm) > 100_000:
             vm.clear()
-        e = vm[id(x)] = (x, part, {})
+        if part:
+            e = [None] * (nperms + 1)
+            e[identity_at] = x
+        else:
+            e = [x] * (nperms + 1)
+        e[nperms] = part
+        vm[id(x)] = e
         return e
 
-    def candidates_by_sorting(s: State, sig: list) -> list[int]:
+    def candidates_by_sorting(s: State, sig: list) -> tuple[list[int], bool]:
         """The group is the product of the symmetric groups of its orbits: the smallest
         signature vector has each orbit's signatures in ascending order, put there by the
         permutations that sort each orbit's points by signature (any order within a tie).
         Points whose every order gives the same image are left in one order: those that do
-        not occur, and a tie whose adjacent transpositions all leave the state as it is."""
+        not occur, and a tie whose adjacent transpositions all leave the state as it is.
+        Also whether the answer depends on ``s`` beyond ``sig`` (a tie of points that occur)."""
         img = [0] * n
         runs = []
+        looked = False
         for orb in orbits:  # type: ignore[union-attr]
             ranked = sorted(orb, key=sig.__getitem__)
             for pos, pt in zip(orb, ranked):
@@ -421,59 +478,64 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
                 e = i + 1
                 while e < k and vals[e] == v:
                     e += 1
-                if e - i > 1 and v and not all(fixes(swap(ranked[t], ranked[t + 1]), s) for t in range(i, e - 1)):
-                    runs.append((orb[i:e], ranked[i:e]))
+                if e - i > 1 and v:
+                    looked = True
+                    if not all(fixes(swap(ranked[t], ranked[t + 1]), s) for t in range(i, e - 1)):
+                        runs.append((orb[i:e], ranked[i:e]))
                 i = e
         if not runs:
-            return [perm_at[tuple(img)]]
+            return [perm_at[tuple(img)]], looked
         out = []
         for choice in product(*[permutations(pts) for _, pts in runs]):
             for (positions, _), pts in zip(runs, choice):
                 for pos, pt in zip(positions, pts):
                     img[pt] = pos
             out.append(perm_at[tuple(img)])
-        return out
+        return out, True
 
-    def candidates_by_search(s: State, sig: list) -> list[int]:
+    def candidates_by_search(s: State, sig: list) -> tuple[list[int], bool]:
         ts = [g(sig) for g in getters]
         low = min(ts)
-        return [k for k, t in enumerate(ts) if t == low]
+        return [k for k, t in enumerate(ts) if t == low], False
 
     candidates = candidates_by_search if orbits is None else candidates_by_sorting
     identity_at = perm_at[tuple(range(n))]
-    zero = [0] * n
+    # packed signature vector -> the one permutation putting it in order, when that depends
+    # on nothing else (most states: no tie between points that occur)
+    by_sig: dict[int, int] = {}
+    nones: list = []
+
+    def image(e: list, k: int) -> Any:
+        y = e[k] = permuters[k](e[identity_at])
+        return y
 
     def canon(s: State) -> State:
-        while len(var_memos) < len(s):
-            var_memos.append({})
-        entries = []
-        parts = []
-        for j, x in enumerate(s):
-            e = var_memos[j].get(id(x))
-            if e is None or e[0] is not x:
-                e = var_entry(j, x)
-            entries.append(e)
-            if e[1] is not None:
-                parts.append(e[1])
-        if not parts:
+        if len(var_memos) < len(s):
+            var_memos.extend({} for _ in range(len(s) - len(var_memos)))
+            nones[:] = [None] * len(var_memos)
+        ents = list(map(dict.get, var_memos, map(id, s)))
+        if None in ents:
+            ents = [var_entry(j, x) if e is None else e for j, (e, x) in enumerate(zip(ents, s))]
+        packed = sum(map(part_of, ents))
+        if not packed:
             return s  # no symmetric model value occurs: every permutation leaves s as it is
-        sig = list(map(sum, zip(*parts))) if len(parts) > 1 else list(parts[0])
-        cands = candidates(s, sig)
-        k = cands[0]
+        k = by_sig.get(packed)
+        if k is None:
+            cands, own = candidates(s, [(packed >> sh) & _LANE for sh in shifts])
+            k = cands[0]
+            if not own:
+                if len(by_sig) > 200_000:
+                    by_sig.clear()
+                by_sig[packed] = k
+        else:
+            cands = None
         if k == identity_at:
             best = s
         else:
-            out = []
-            for e in entries:
-                if e[1] is None:  # no symmetric model value in it: its own image
-                    out.append(e[0])
-                    continue
-                y = e[2].get(k)
-                if y is None:
-                    y = e[2][k] = permuters[k](e[0])
-                out.append(y)
-            best = tuple(out)
-        if len(cands) > 1:
+            best = tuple(map(image_of[k], ents))
+            if True in map(is_, best, nones):  # by identity: values are never None
+                best = tuple([image(e, k) if y is None else y for e, y in zip(ents, best)])
+        if cands is not None and len(cands) > 1:
             best = _lexmin(s, best, [permuters[k] for k in cands[1:]], key)
         return best
 
