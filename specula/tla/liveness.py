@@ -508,6 +508,8 @@ class LiveMemo:
     # id(Obligation) -> (Obligation, n): the obligation held on the graph of the first n explored
     # states (no fair component there), for the direct forms that read no reachability
     held: dict = field(default_factory=dict)
+    okms: dict = field(default_factory=dict)  # id(Tableau) -> (Tableau, tableau nodes allowed by state)
+    pairs: dict = field(default_factory=dict)  # id(fn) -> (fn, {(s, t): value}) of action atoms
 
     def start(self, g: Graph) -> None:
         """A check of ``g`` begins: forget the values of states not explored at the last check."""
@@ -516,11 +518,16 @@ class LiveMemo:
             self.fair = None
             self.steps.clear()
             self.held.clear()
+            self.okms.clear()
+            self.pairs.clear()  # steps are only ever evaluated from explored states: kept
             self.states = g.states
         keep = self.known
         n = len(g.states)
         for k, (fn, vals) in list(self.preds.items()):
             self.preds[k] = (fn, vals[:keep] + bytes(n - keep))
+        for _, okm in self.okms.values():
+            del okm[keep:]
+            okm.extend([-1] * (n - keep))
         self.known = g.n_explored
 
     def fair_eval(self, g: Graph, fairness: list, deadline: float | None, key: Any = None) -> FairEval:
@@ -533,6 +540,18 @@ class LiveMemo:
         got = self.steps.get(id(key))
         if got is None or got[0] is not key or not got[1].adopt(g, deadline):
             got = self.steps[id(key)] = (key, FairEval(g, fairness, deadline))
+        return got[1]
+
+    def okmask(self, tab: Any, n: int) -> list[int]:
+        got = self.okms.get(id(tab))
+        if got is None or got[0] is not tab:
+            got = self.okms[id(tab)] = (tab, [-1] * n)
+        return got[1]
+
+    def steps_of(self, fn: Callable[..., Any]) -> dict:
+        got = self.pairs.get(id(fn))
+        if got is None or got[0] is not fn:
+            got = self.pairs[id(fn)] = (fn, {})
         return got[1]
 
     def values(self, fn: Callable[[State], Any], n: int) -> bytearray:
@@ -843,7 +862,7 @@ def _check_liveness(g: Graph, obligations: list[Obligation], fairness: list[Fair
             start, region = g.inits, anywhere
             edge_ok: Callable[[int], bool] = always
             if ob.kind == "LTL":  # tableau of ~F times the graph (liveness_product)
-                res = _check_ltl(g, ob, ck.fe, deadline)
+                res = _check_ltl(g, ob, ck.fe, deadline, ck.memo)
                 if res is not None:
                     results[ob.prop] = res
                 else:
@@ -957,9 +976,9 @@ def _replay(g: Graph, res: LivenessResult) -> None:
     res.prefix = out
 
 
-def _check_ltl(g: Graph, ob: Obligation, fe: FairEval, deadline: float | None) -> LivenessResult | None:
+def _check_ltl(g: Graph, ob: Obligation, fe: FairEval, deadline: float | None, memo: LiveMemo | None = None) -> LivenessResult | None:
     """A fair behavior of the graph satisfying the negation of the formula, as a lasso."""
-    ps = ProductSearch(g, ob.tab, ob.atoms or [], fe, deadline)
+    ps = ProductSearch(g, ob.tab, ob.atoms or [], fe, deadline, memo)
     found = ps.search()
     if found is None:
         return None

@@ -339,15 +339,23 @@ class ProductSearch:
     integer ``s * nq + q``; per state, the tableau nodes whose state literals hold are one
     bitmask, computed at the first visit."""
 
-    def __init__(self, g: Any, tab: Tableau, atoms: list[Atom], fe: FairEval, deadline: float | None) -> None:
+    def __init__(self, g: Any, tab: Tableau, atoms: list[Atom], fe: FairEval, deadline: float | None,
+                 memo: Any = None) -> None:
         self.g, self.tab, self.atoms, self.fe, self.deadline = g, tab, atoms, fe, deadline
         self.nq = nq = len(tab.succ)
         n = len(g.states)
         self.n_exp = g.n_explored if hasattr(g, "n_explored") else n
         self.out = g.out_edges()
-        self._smemo = [bytearray(n) if a.kind == "state" else None for a in atoms]
-        self._amemo: list[dict] = [{} for _ in atoms]
-        self._okm: list[int] = [-1] * n  # per state: the tableau nodes its state literals allow
+        # values of the state atoms by state, of the action atoms by step, the tableau nodes a
+        # state's literals allow: from ``memo`` (liveness.LiveMemo), they serve the next check
+        if memo is not None:
+            self._smemo = [memo.values(a.fn, n) if a.kind == "state" else None for a in atoms]
+            self._amemo: list[dict] = [memo.steps_of(a.fn) for a in atoms]
+            self._okm: list[int] = memo.okmask(tab, n)
+        else:
+            self._smemo = [bytearray(n) if a.kind == "state" else None for a in atoms]
+            self._amemo = [{} for _ in atoms]
+            self._okm = [-1] * n  # per state: the tableau nodes its state literals allow
         self.qsucc = [sum(1 << q2 for q2 in tab.succ[q]) for q in range(nq)]
         self.selfloop = [q in tab.succ[q] for q in range(nq)]
         self.acc_masks = [sum(1 << q for q in acc) for acc in tab.accept]
