@@ -732,6 +732,29 @@ class _DynDomain:
         # (stored states share equal values, so a set recurs as the same object)
         self.by_id: dict[int, tuple[Any, list]] = {}
 
+    def table(self, outer: list, e: list) -> dict | None:
+        """The values per value of the one earlier binder this domain depends on, computed now
+        (``outer``: the enclosing binders, fixed values); None unless each value list holds only
+        integers (whose order does not depend on the string order of the search)."""
+        if self.memo is None or len(self.slots) != 1:
+            return None
+        vals = next((b[2] for b in outer if b[1] == self.slots[0]), None)
+        if vals is None or isinstance(vals, _DynDomain):
+            return None
+        out = {}
+        try:
+            for v in vals:
+                e[self.slots[0]] = v
+                got = self.values(None, None, e)
+                if not all(x.__class__ is int for x in got):
+                    return None
+                out[v] = tuple(got)
+        except (EvalError, ValueFault, RecursionError):
+            return None
+        finally:
+            self.memo.clear()
+        return out if len(out) == len(vals) else None  # (1 and TRUE would share a key)
+
     def values(self, s: Any, n: Any, e: list) -> list:
         memo = self.memo
         order = current_string_order()
@@ -831,7 +854,7 @@ def _with_binders(run: Callable, binders: list, frame: list | None = None) -> Ca
 
 
 def _head_guard(compiler: Compiler, node: Any, env: Env, slots: set[int]) -> tuple | None:
-    """(key, fn) of an action's first conjunct when it is a state-level guard that reads only
+    """(key, fn, source) of an action's first conjunct when it is a state-level guard that reads only
     variables and the action's split binders, nothing impure: actions under one ``\\E``
     whose first conjuncts have one key (the same generated code) test it once per binder
     value (LamportMutex's ReceiveRequest/Ack/Release all begin ``network[q][p] # <<>>``)."""
@@ -841,15 +864,22 @@ def _head_guard(compiler: Compiler, node: Any, env: Env, slots: set[int]) -> tup
     first = node.args[0]
     try:
         fn, deps = compiler.expr(first, env)
-        src = gen.sub(first, env)[0]
+        # (its values remembered in the locals the actions read them from, when the schedule
+        # runs the guard and the actions inline: Generator._memo)
+        gen.cse, gen.cse_slots = {}, frozenset(slots)
+        try:
+            src = gen.sub(first, env)[0]
+        finally:
+            gen.cse = None
     except Exception:  # noqa: BLE001 - an action the generator cannot take keeps its own guard
         return None
     if PRIME in deps or IMPURE in deps or any(d.__class__ is int and d not in slots for d in deps):
         return None
     temps: dict[str, str] = {}
+    raw = src
     src = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
     consts = tuple(id(gen.consts[int(k)]) for k in re.findall(r"_k\[(\d+)\]", src))
-    return (src, consts), fn
+    return (src, consts), fn, raw
 
 
 def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callable], frame: list,
@@ -862,6 +892,7 @@ def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callabl
 
     def build(ids: list[int], depth: int) -> list:
         out: list = []
+        outer = binders[ids[0]][:depth] if ids else []
         i = 0
         while i < len(ids):
             b = binders[ids[i]]
@@ -880,8 +911,12 @@ def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callabl
             else:
                 _, k, vals = b[depth]
                 kids = tuple(build_heads(ids[i:j], depth + 1))
-                out.append(Loop(k, None, vals.values, kids) if isinstance(vals, _DynDomain)
-                           else Loop(k, tuple(vals), None, kids))
+                if isinstance(vals, _DynDomain):
+                    table = vals.table(outer, frame)
+                    out.append(Loop(k, None, vals.values, kids, table, vals.slots[0]) if table is not None
+                               else Loop(k, None, vals.values, kids))
+                else:
+                    out.append(Loop(k, tuple(vals), None, kids))
             i = j
         return out
 
@@ -903,7 +938,7 @@ def _tlc_schedule(binders: list[list], cores: list[Callable], runs: list[Callabl
                 if rest:
                     out += build(rest, depth)
                     rest = []
-                out.append(Guard(h[1], tuple(Call(cores[x]) for x in ids[i:j])))
+                out.append(Guard(h[1], tuple(Call(cores[x]) for x in ids[i:j]), h[2]))
             else:
                 rest.append(ids[i])
             i = j

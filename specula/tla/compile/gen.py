@@ -293,6 +293,8 @@ _HELPERS = {
 _NOT_GENERATED = frozenset({"UNCHANGED", "ENABLED", "\\X", "\\times", "[]", "<>", "~>", "-+->", "\\cdot",
                             "TRUE", "FALSE", "/\\", "\\/"})
 _GUARD_FREE = re.compile(r"^(True|False)$")
+# nodes whose state-level instances an action body remembers in locals (Generator._memo)
+_MEMO = frozenset({A.FuncApp, A.FieldAccess})
 _CONST = re.compile(r"^_k\[\d+\]$")
 # nodes whose constant instances are evaluated once when generated (values built at each use)
 _FOLDED = frozenset({A.RecordCons, A.SetEnum, A.Tuple, A.FuncCons, A.SetMap, A.SetFilter, A.Except, A.OpApp,
@@ -315,12 +317,19 @@ class Generator:
         self._lazy_src: dict[tuple, tuple] = {}
         self._op_names: dict[int, str] = {}  # id(Operator) -> its strict implementation in ns
         self._code: dict[str, Any] = {}  # generated source -> its code object (False: too deep)
+        self._const_at: dict[Any, int] = {}  # _value_key of a plain constant value -> its slot
         self.ntmp = 0  # walrus temporaries (unique per generator: generated sources are shared)
         self.in_iterable = 0  # > 0 while generating a comprehension's iterable (no walrus there)
         # > 0 while generating a comprehension's body: a walrus there binds a cell of the enclosing
         # function (created at every call of it), so the inline forms below are not used there
         self.in_comp = 0
         self._loops = Loops(self)
+        # while an action body is generated (gen_action): state-level f[x] and r.f remembered in
+        # locals _m<i> (one name per generated source, ``_cse``), LET and argument bindings in
+        # locals _l<slot> instead of frame slots; ``cse_slots``: the slots fixed during the body
+        self.cse: dict | None = None
+        self.cse_slots: frozenset = frozenset()
+        self._cse: dict[str, str] = {}
         self._GEN = {
             A.Name: self._name, A.Number: self._literal, A.String: self._literal, A.Bool: self._literal,
             A.OpApp: self._opapp, A.And: self._and, A.Or: self._or, A.FuncApp: self._funcapp,
@@ -336,10 +345,12 @@ class Generator:
         """Compile ``node`` to one generated function, or None when not worth it."""
         self.depth += 1
         self._last_fallback = None
+        cse, self.cse = self.cse, None  # a function of its own: no locals of the action
         try:
             r = self.gen(node, env)
         finally:
             self.depth -= 1
+            self.cse = cse
         if r is None:
             return None
         src, deps, size = r
@@ -390,8 +401,7 @@ class Generator:
     def const(self, v: Any) -> str:
         if v.__class__ is int or v.__class__ is str or v.__class__ is bool:
             return repr(v)
-        self.consts.append(v)
-        return f"_k[{len(self.consts) - 1}]"
+        return f"_k[{_const_slot(self, v)}]"
 
     def fallback(self, node: Any, env: "Env") -> tuple:
         h = self.c.expr_table[node.__class__]
@@ -411,7 +421,11 @@ class Generator:
         if h is not None:
             r = h(node, env)
             if r is not None:  # (a constant subexpression: evaluated once, here)
-                return _folded(self, r) if not r[1] and node.__class__ in _FOLDED else r
+                if not r[1] and node.__class__ in _FOLDED:
+                    return _folded(self, r)
+                if self.cse is not None and node.__class__ in _MEMO and not (self.in_iterable or self.in_comp):
+                    return _memo(self, r)
+                return r
         return self.fallback(node, env)
 
     def sub(self, node: Any, env: "Env") -> tuple:
@@ -462,11 +476,18 @@ class Generator:
                 return self.sub(b[4], b[5].with_(primed=True))  # a primed parameter: the argument primed
             if len(b) > 4 and b[4] is not None:
                 # (generated apart inside a comprehension's iterable, where ``:=`` is not allowed)
-                key = (id(b), self.in_iterable > 0, self.in_comp > 0)
+                key = (id(b), self.in_iterable > 0, self.in_comp > 0, self.cse is not None)
                 hit = self._lazy_src.get(key)
                 if hit is None or hit[0] is not b:
                     hit = self._lazy_src[key] = (b, self.sub(b[4], b[5]))
                 arg = hit[1]
+                if self.cse is not None and not (self.in_iterable or self.in_comp):
+                    # in an action body: also a local, reset with the slot (gen_action); the slot
+                    # holds the value too, for the closures the body calls
+                    nm = f"_l{k}"
+                    self.cse[nm] = True
+                    return (f"({nm} if {nm} is not _U else ({nm} := (e[{k}] if e[{k}] is not _U else "
+                            f"_st(e, {k}, {arg[0]}))))", set(arg[1]) | {k}, 1 + arg[2])
                 return f"(e[{k}] if e[{k}] is not _U else _st(e, {k}, {arg[0]}))", set(arg[1]) | {k}, 1 + arg[2]
             lz, _ = self.c.binding_value(b, env, None)
             self.consts.append(lz)
@@ -599,7 +620,7 @@ class Generator:
             strict = self._op_names[id(op)] = f"_op{len(self._op_names)}"
             self.ns[strict] = op.strict
         if op.name == "=" or op.name == "#":
-            return self._equality(op.name == "#", srcs, strict)
+            return _equality(self, op.name == "#", srcs, strict)
         if op.fast is None:
             return f"{strict}({', '.join(srcs)})"
         conds: list[str] = []
@@ -637,30 +658,6 @@ class Generator:
         # every guard is evaluated (``&``, not ``and``): the fallback sees every operand bound
         test = conds[0] if len(conds) == 1 else " & ".join(conds)
         return f"({op.fast.format(*used)} if {test} else {strict}({', '.join(used)}))"
-
-    def _equality(self, negate: bool, srcs: list[str], strict: str) -> str:
-        """``a = b``: against a literal (a string, an integer other than 0 and 1, TRUE/FALSE),
-        ``==``/``is`` under a guard of the literal's class (another kind is TLC's error: the strict
-        operator); otherwise ``==`` inline when both operands have the same class, else strict."""
-        a, b = srcs
-        for x, y in ((a, b), (b, a)):
-            cls = "bool" if _GUARD_FREE.match(y) else ("str" if y[:1] == "'" else "int") \
-                if _LIT.match(y) and y not in ("0", "1", "-0") else None
-            if cls is not None and (_ATOM.match(x) or not (self.in_iterable or self.in_comp)):
-                t, cx = (x, f"{x}.__class__") if _ATOM.match(x) else (t := self._walrus_tmp(), f"({t} := {x}).__class__")
-                cmp = ("is not" if negate else "is") if cls == "bool" else ("!=" if negate else "==")
-                return f"({t} {cmp} {y} if {cx} is {cls} else {strict}({t + ', ' + y if x is a else y + ', ' + t}))"
-        if (self.in_iterable or self.in_comp) and not ((_ATOM.match(a) or _LIT.match(a) or a == "()")
-                                     and (_ATOM.match(b) or _LIT.match(b) or b == "()")):
-            return f"{strict}({a}, {b})"
-        ta = a if _ATOM.match(a) or _LIT.match(a) or a == "()" else None
-        tb = b if _ATOM.match(b) or _LIT.match(b) or b == "()" else None
-        ca = ("tuple" if ta == "()" else f"({ta}).__class__") if ta is not None else \
-            f"({(ta := self._walrus_tmp())} := {a}).__class__"
-        cb = ("tuple" if tb == "()" else f"({tb}).__class__") if tb is not None else \
-            f"({(tb := self._walrus_tmp())} := {b}).__class__"
-        cmp = "!=" if negate else "=="
-        return f"({ta} {cmp} {tb} if {ca} is {cb} else {strict}({ta}, {tb}))"
 
     def truth(self, src: str, what: str = "a condition") -> str:
         """Source testing that ``src`` is a boolean (``_truth``), inline outside comprehensions."""
@@ -814,6 +811,91 @@ class Generator:
                 1 + sum(p[2] for p in parts))
 
     # ------------------------------------------------------------------ binders (one simple name)
+
+def _equality(g: "Generator", negate: bool, srcs: list[str], strict: str) -> str:
+    """``a = b``: against a literal (a string, an integer other than 0 and 1, TRUE/FALSE),
+    ``==``/``is`` under a guard of the literal's class (another kind is TLC's error: the strict
+    operator); otherwise ``==`` inline when both operands have the same class, else strict."""
+    a, b = srcs
+    for x, y in ((a, b), (b, a)):
+        cls = "bool" if _GUARD_FREE.match(y) else ("str" if y[:1] == "'" else "int") \
+            if _LIT.match(y) and y not in ("0", "1", "-0") else None
+        if cls is not None and (_ATOM.match(x) or not (g.in_iterable or g.in_comp)):
+            t, cx = (x, f"{x}.__class__") if _ATOM.match(x) else (t := g._walrus_tmp(), f"({t} := {x}).__class__")
+            cmp = ("is not" if negate else "is") if cls == "bool" else ("!=" if negate else "==")
+            return f"({t} {cmp} {y} if {cx} is {cls} else {strict}({t + ', ' + y if x is a else y + ', ' + t}))"
+    if (g.in_iterable or g.in_comp) and not ((_ATOM.match(a) or _LIT.match(a) or a == "()")
+                                 and (_ATOM.match(b) or _LIT.match(b) or b == "()")):
+        return f"{strict}({a}, {b})"
+    ta = a if _ATOM.match(a) or _LIT.match(a) or a == "()" else None
+    tb = b if _ATOM.match(b) or _LIT.match(b) or b == "()" else None
+    ca = ("tuple" if ta == "()" else f"({ta}).__class__") if ta is not None else \
+        f"({(ta := g._walrus_tmp())} := {a}).__class__"
+    cb = ("tuple" if tb == "()" else f"({tb}).__class__") if tb is not None else \
+        f"({(tb := g._walrus_tmp())} := {b}).__class__"
+    cmp = "!=" if negate else "=="
+    return f"({ta} {cmp} {tb} if {ca} is {cb} else {strict}({ta}, {tb}))"
+
+
+def _memo(g: "Generator", r: tuple) -> tuple:
+    """``r`` (a state-level ``f[x]`` or ``r.f`` of an action body) computed at its first use
+    and remembered in a local for the rest of the body (a value of the state and of the
+    fixed binders: the same wherever it is read)."""
+    src, deps, size = r
+    if not deps or any(d != "S" and d not in g.cse_slots for d in deps) or _ATOM.match(src):
+        return r
+    temps: dict[str, str] = {}
+    key = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
+    nm = g._cse.get(key)
+    if nm is None:
+        nm = g._cse[key] = f"_m{len(g._cse)}"
+    g.cse[nm] = True
+    return f"({nm} if {nm} is not _U else ({nm} := {src}))", deps, size
+
+
+def _const_slot(g: "Generator", v: Any) -> int:
+    """The slot of ``g.consts`` holding ``v``: one slot per plain value, so equal constants give
+    equal sources (actions whose first conjuncts are the same guard share it, model._head_guard)."""
+    key = _value_key(v, [64])
+    if key is not None:
+        at = g._const_at.get(key)
+        if at is not None:
+            return at
+        g._const_at[key] = len(g.consts)
+    g.consts.append(v)
+    return len(g.consts) - 1
+
+
+def _value_key(v: Any, budget: list) -> Any:
+    """A key equal for equal plain values (booleans, integers, strings, model values, tuples,
+    sets and functions of those) and only for them, classes included (1 is not TRUE); None for
+    anything else or a value of more than ``budget[0]`` parts."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    c = v.__class__
+    if c is int or c is str or c is bool:
+        return (c, v)
+    if c is ModelValue:
+        return (c, v[1])
+    if c is tuple or c is frozenset:
+        parts = []
+        for x in v:
+            k = _value_key(x, budget)
+            if k is None:
+                return None
+            parts.append(k)
+        return (c, tuple(parts) if c is tuple else frozenset(parts))
+    if c is Fn:
+        parts = []
+        for a, b in dict.items(v):
+            ka, kb = _value_key(a, budget), _value_key(b, budget)
+            if ka is None or kb is None:
+                return None
+            parts.append((ka, kb))
+        return (c, frozenset(parts))
+    return None
+
 
 def _fold(g: Generator, src: str, node: Any) -> tuple | None:
     """A constant application (``1..N`` of ``x \\in 1..N`` in a filter) evaluated once, at

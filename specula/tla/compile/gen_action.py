@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from specula.errors import EvalError
@@ -15,7 +16,20 @@ if TYPE_CHECKING:
     from specula.tla.compile.compiler import Compiler
     from specula.tla.compile.env import Env
 
-__all__ = ["ActionGenerator"]
+__all__ = ["ActionGenerator", "Inline"]
+
+
+@dataclass(frozen=True)
+class Inline:
+    """A generated action's body (lines at two levels of indentation, inside the ``try`` of
+    ``_act``), the lines reading its locals at entry (``_s3 = s[3]``, ``_e19 = e[19]``), the
+    number of variables and the constant slot of its closures (``_k[ks]``; ``_k[ks + 1]`` its
+    span): the schedule runs it inline instead of calling ``_act``."""
+
+    body: tuple[str, ...]
+    reads: tuple[str, ...]
+    nvars: int
+    ks: int
 
 
 class _Abort(Exception):
@@ -49,6 +63,7 @@ class ActionGenerator:
         if self.g is None:
             return None
         self.lines = 0
+        self.out = out
 
         g = self.g
         errs: list = []
@@ -65,10 +80,27 @@ class ActionGenerator:
                 return [f"{pad}_out[0].append(tuple(n))"]
             return [f"{pad}_out[0].append(({idx}, tuple(n)))"]
 
-        try:
-            body = self.act(node, env, frozenset(), final, 2)
-        except (_Abort, EvalError, RecursionError):
-            return None
+        for cse in ((True, False) if not init else (False,)):
+            # first with the body's values remembered in locals (Generator._memo), again
+            # without when one of those would be a cell (read inside a comprehension)
+            g.cse, g.cse_slots = ({} if cse else None), frozenset(fixed)
+            try:
+                body = self.act(node, env, frozenset(), final, 2)
+            except (_Abort, EvalError, RecursionError):
+                return None
+            finally:
+                g.cse = None
+            fn = self._compile(body, fixed, init, nvars, name, slow, span)
+            if fn is not None or not cse:
+                return fn
+        return None
+
+    def _compile(self, body: list[str] | None, fixed: tuple[int, ...], init: bool, nvars: int, name: str,
+                 slow: Callable, span: Any) -> Callable | None:
+        """The action function of the generated ``body`` lines (None: a local remembered by the
+        body would be a cell, or Python cannot compile it)."""
+        g = self.g
+        out = self.out
         g.consts.append(slow)
         ks = len(g.consts) - 1
         g.consts.append(span)
@@ -86,7 +118,11 @@ class ActionGenerator:
         for _ in range(2):
             # a local read inside a comprehension or lambda is a cell, made at every call: those
             # are read from s and e where they are used (the second round)
-            lbody, reads = _localize(body or ["        pass"], fixed, init, nested)
+            lbody, reads = _localize(_local_lets(_memo_inits(body or ["        pass"])), fixed, init, nested)
+            text = "\n".join(lbody)
+            # (a binding reset where its LET or operator begins is set before any read of it)
+            reads += [f"    {m} = _U" for m in sorted({m for m in _MEMO_NAME.findall(text) if m[1] == "l"
+                                                       and not re.search(rf"^ *{m} = _U$", text, re.M)})]
             src = ["def _act(s, n, e):", f"    n = [_U] * {nvars}"] + reads + ["    try:"] + lbody + [
                 "    except _FAULTS as _x:",
                 "        _mark = len(_out[0])",
@@ -100,12 +136,18 @@ class ActionGenerator:
             except (SyntaxError, RecursionError):
                 return None
             fcode = next(c for c in code.co_consts if hasattr(c, "co_cellvars"))
+            if any(_MEMO_NAME.fullmatch(v) for v in fcode.co_cellvars):
+                return None
             cells = {v for v in fcode.co_cellvars if v[:2] in ("_s", "_e") and v[2:].isdigit()}
             if not cells or nested:
                 break
             nested = cells
         exec(code, ns, loc)  # noqa: S102
-        return loc["_act"]
+        fn = loc["_act"]
+        if not init:
+            # what the schedule needs to run this action inline (compile.schedule.fuse)
+            fn._inline = Inline(tuple(lbody), tuple(reads), nvars, ks)
+        return fn
 
     # ------------------------------------------------------------------ nodes
 
@@ -189,7 +231,7 @@ class ActionGenerator:
             return lines
         if isinstance(node, A.Let):
             lenv, lazy = c.let_env(node, env)
-            return [f"{pad}e[{s}] = _U" for s in lazy] + self.act(node.body, lenv, assigned, k, ind)
+            return _resets(lazy, pad) + self.act(node.body, lenv, assigned, k, ind)
         if isinstance(node, A.BoxAction):
             return self.act(A.Or((node.action, A.OpApp("UNCHANGED", (node.sub,), span=node.span)), span=node.span),
                             env, assigned, k, ind)
@@ -286,7 +328,7 @@ class ActionGenerator:
             return lines
         if isinstance(node, A.Let):
             lenv, lazy = c.let_env(node, env)
-            return [f"{pad}e[{sl}] = _U" for sl in lazy] + self._count(node.body, lenv, var, ind)
+            return _resets(lazy, pad) + self._count(node.body, lenv, var, ind)
         if isinstance(node, A.OpApp) and not node.prefix and node.name == "=>" and len(node.args) == 2 \
                 and "=>" not in env.locals:
             return ([f"{pad}if {self.expr(node.args[0], env)} is True:"] + self._count(node.args[1], env, var, ind + 1)
@@ -310,7 +352,7 @@ class ActionGenerator:
                 test = self.expr(node, env)
                 return [f"{pad}{var} = 1 if {self.g.truth(test)} else 0"]
             benv, lazy = self._op_env(op, args, env)
-            return [f"{pad}e[{sl}] = _U" for sl in lazy] + self._count(op.body, benv, var, ind)
+            return _resets(lazy, pad) + self._count(op.body, benv, var, ind)
         raise _Abort
 
     def _op_env(self, op: Any, args: tuple, env: "Env") -> tuple["Env", list[int]]:
@@ -359,7 +401,7 @@ class ActionGenerator:
             return self._guard(node, env, assigned, k, ind)
         benv, lazy = self._op_env(op, args, env)
         pad = "    " * ind
-        return [f"{pad}e[{s}] = _U" for s in lazy] + self.act(op.body, benv, assigned, k, ind)
+        return _resets(lazy, pad) + self.act(op.body, benv, assigned, k, ind)
 
     def _opapp(self, node: A.OpApp, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
         c = self.c
@@ -423,6 +465,127 @@ class ActionGenerator:
                 benv = benv.with_(init=True)
             return self.act(b[1], benv, assigned, k, ind)
         return self._guard(node, env, assigned, k, ind)
+
+
+_MEMO_NAME = re.compile(r"\b_[ml]\d+\b")
+_MEMO_SITE = re.compile(r"\((_m\d+) if \1 is not _U else \(\1 := ")
+
+
+def _memo_inits(body: list[str]) -> list[str]:
+    """``body`` without the remembering of values read at one place outside any loop (nothing
+    to share: the local would cost its reset and test alone), and with each remaining memo
+    local reset at the start of the innermost block holding all its reads (not at entry: most
+    calls of an action fail its first guards)."""
+    lines = "\n".join(body).split("\n")
+    sites: dict[str, list[bool]] = {}
+    loops: list[int] = []  # indentation of the enclosing ``for`` lines
+    for ln in lines:
+        ind = len(ln) - len(ln.lstrip())
+        while loops and ind <= loops[-1]:
+            loops.pop()
+        for m in _MEMO_SITE.finditer(ln):
+            sites.setdefault(m.group(1), []).append(bool(loops))
+        if ln.lstrip().startswith("for "):
+            loops.append(ind)
+    single = {nm for nm, at in sites.items() if len(at) == 1 and not at[0]}
+    out = []
+    for ln in lines:
+        pos = 0
+        while (m := _MEMO_SITE.search(ln, pos)) is not None:
+            if m.group(1) in single:
+                ln = _unwrap(ln, m.start())
+                pos = m.start() + 1
+            else:
+                pos = m.end()
+        out.append(ln)
+    return _place_inits(out, set(sites) - single)
+
+
+def _place_inits(lines: list[str], names: set[str]) -> list[str]:
+    """``lines`` with ``name = _U`` first in the innermost block holding every line reading it."""
+    if not names:
+        return lines
+    stack: list[tuple[int, int]] = []  # (indentation, line) of the enclosing block openers
+    chains: list[tuple[int, ...]] = []
+    for i, ln in enumerate(lines):
+        ind = len(ln) - len(ln.lstrip())
+        while stack and stack[-1][0] >= ind:
+            stack.pop()
+        chains.append(tuple(j for _, j in stack))
+        stack.append((ind, i))
+    where: dict[int, list[str]] = {}
+    for nm in sorted(names, key=lambda m: int(m[2:])):
+        pat = re.compile(rf"\b{nm}\b")
+        common: tuple[int, ...] | None = None
+        for i, ln in enumerate(lines):
+            if pat.search(ln):
+                c = chains[i]
+                if common is None:
+                    common = c
+                else:
+                    k = 0
+                    while k < min(len(common), len(c)) and common[k] == c[k]:
+                        k += 1
+                    common = common[:k]
+        where.setdefault(common[-1] if common else -1, []).append(nm)
+    out = [f"{' ' * (len(lines[0]) - len(lines[0].lstrip()))}{nm} = _U" for nm in where.get(-1, ())]
+    for i, ln in enumerate(lines):
+        out.append(ln)
+        if i in where:
+            pad = " " * (len(lines[i + 1]) - len(lines[i + 1].lstrip()))
+            out.extend(f"{pad}{nm} = _U" for nm in where[i])
+    return out
+
+
+def _local_lets(lines: list[str]) -> list[str]:
+    """``lines`` with the LET/argument locals ``_l<k>`` not storing into their slot ``e[k]``
+    when nothing else reads the slot (no closure called, no comprehension reading it)."""
+    text = "\n".join(lines)
+    if "(s, n, e)" in text:
+        return lines
+    names = set(re.findall(r"\(_l(\d+) if _l\1 is not _U else", text))
+    for k in names:
+        pre = f"(e[{k}] if e[{k}] is not _U else _st(e, {k}, "
+        n = text.count(f"(_l{k} := {pre}")
+        if n != text.count(pre) or text.count(f"e[{k}]") != 2 * n + text.count(f"e[{k}] = _U"):
+            continue
+        out = []
+        for ln in text.split("\n"):
+            while (at := ln.find(pre)) >= 0:
+                ln = _unwrap(ln, at, len(pre))
+            out.append(ln)
+        text = "\n".join(out)
+    return text.split("\n")
+
+
+def _unwrap(ln: str, at: int, skip: int = 0) -> str:
+    """``ln`` with the memo ``(_mN if _mN is not _U else (_mN := SRC))`` at ``at`` as ``(SRC)``
+    (with ``skip``: the ``skip`` characters at ``at`` then SRC then ``))``)."""
+    start = at + skip if skip else _MEMO_SITE.match(ln, at).end()
+    depth, i, quote = 1, start, ""
+    while i < len(ln):  # the end of SRC: its parentheses balance (string literals skipped)
+        ch = ln[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    return ln[:at] + "(" + ln[start:i] + ")" + ln[i + 2:]
+
+
+def _resets(lazy: list[int], pad: str) -> list[str]:
+    """Lines resetting the LET/argument bindings in the slots ``lazy`` (the slot, read by the
+    closures, and the local the generated body reads, Generator._binding)."""
+    return [f"{pad}e[{k}] = _U\n{pad}_l{k} = _U" for k in lazy]
 
 
 _READ = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|(?<![\w.\])])([se])\[(\d+)\]""")

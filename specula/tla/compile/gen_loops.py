@@ -64,12 +64,13 @@ class Loops:
         """``node`` generated as the body of a loop function (``_loop``): a function of its own,
         where a walrus binds a plain local, so the inline forms are used again."""
         g = self.g
-        saved = g.in_comp, g.in_iterable
+        saved = g.in_comp, g.in_iterable, g.cse
         g.in_comp = g.in_iterable = 0
+        g.cse = None  # (no locals of the action: Generator._memo)
         try:
             return g.gen(node, env)
         finally:
-            g.in_comp, g.in_iterable = saved
+            g.in_comp, g.in_iterable, g.cse = saved
 
     def _loop(self, clauses: list[str], head: list[str], body: list[str], tail: list[str]) -> str | None:
         """A comprehension as a generated function of nested ``for`` statements: no generator

@@ -4,15 +4,20 @@ The schedule (``model._tlc_schedule``) runs the actions of Next in TLC's order: 
 each split ``\\E`` in turn, the actions under it for each value, a guard shared by several
 actions tested once per value. As a tree of closures it costs a Python call per binder value
 and per guard (27 calls per LamportMutex state); here the loops and the guard tests are one
-function and only the actions (and the guards) are called.
+function, and the generated actions (``gen_action.Inline``) and guards run inline in it: only
+actions the generator could not take are called.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
 __all__ = ["Call", "Loop", "Guard", "fuse"]
+
+_MEMO = re.compile(r"\b_m\d+\b")
+_INIT = re.compile(r"^ *(_m\d+) = _U$")
 
 
 @dataclass(frozen=True)
@@ -31,48 +36,133 @@ class Loop:
     values: tuple | None
     domain: Callable | None
     body: tuple
+    # the values per value of an enclosing binder's slot ``key`` (a domain that depends only on
+    # it, e.g. ``q \\in Proc \\ {p}``), computed once: looked up instead of calling ``domain``
+    table: dict | None = None
+    key: int = -1
 
 
 @dataclass(frozen=True)
 class Guard:
     """``body`` runs unless ``test(s, n, e)`` is FALSE (when it is anything else or fails, the
-    actions run and report it as they would alone)."""
+    actions run and report it as they would alone). ``src``: the test's generated source (in
+    the namespace of the generated actions), run inline when the actions are."""
 
     test: Callable
     body: tuple
+    src: str | None = None
 
 
 def fuse(nodes: tuple) -> Callable | None:
     """One function ``run(s, n, e)`` running ``nodes`` in order; None when Python cannot compile
-    it (too deeply nested)."""
-    ns: dict[str, Any] = {}
-    lines = ["def _sched(s, n, e):"]
+    it (too deeply nested). Generated actions sharing one namespace run inline; when that does
+    not compile, they are called."""
+    return _fuse(nodes, True) or _fuse(nodes, False)
+
+
+def _inline_ns(nodes: tuple) -> dict | None:
+    """The namespace of the generated actions of ``nodes`` (None: none to inline)."""
+    for node in nodes:
+        if isinstance(node, Call):
+            if getattr(node.fn, "_inline", None) is not None:
+                return node.fn.__globals__
+        else:
+            got = _inline_ns(node.body)
+            if got is not None:
+                return got
+    return None
+
+
+def _shared(body: tuple) -> set[str]:
+    """The memo locals (``Generator._memo``) of a loop body's inlined actions and guards that
+    more than one of them reads: reset once per value of the loop, where the body begins."""
+    seen: dict[str, int] = {}
+
+    def walk(nodes: tuple) -> None:
+        for node in nodes:
+            if isinstance(node, Call):
+                act = getattr(node.fn, "_inline", None)
+                if act is not None:
+                    for m in set(_MEMO.findall("\n".join(act.body))):
+                        seen[m] = seen.get(m, 0) + 1
+            elif isinstance(node, Guard):
+                for m in set(_MEMO.findall(node.src or "")):
+                    seen[m] = seen.get(m, 0) + 2  # read by the guard: always worth keeping
+                walk(node.body)
+
+    walk(body)
+    return {m for m, k in seen.items() if k > 1}
+
+
+def _fuse(nodes: tuple, inline: bool) -> Callable | None:
+    gns = _inline_ns(nodes) if inline else None
+    if inline and gns is None:
+        return None
+    ns: dict[str, Any] = dict(gns) if gns is not None else {}
+    lines = ["def _sched(s, _n, e):", "    n = _n"]
+    tops: dict[str, str] = {}  # state reads of the inlined actions: once, at entry
+    count = [0]
 
     def name(v: Any) -> str:
-        nm = f"_f{len(ns)}"
+        nm = f"_f{count[0]}"
+        count[0] += 1
         ns[nm] = v
         return nm
 
-    def emit(body: tuple, ind: int) -> None:
+    def call(fn: Callable, pad: str, shared: set) -> None:
+        act = getattr(fn, "_inline", None) if gns is not None and fn.__globals__ is gns else None
+        if act is None:
+            lines.append(f"{pad}{name(fn)}(s, _n, e)")
+            return
+        lines.append(f"{pad}n = [_U] * {act.nvars}")
+        for r in act.reads:
+            nm, _, src = r.strip().partition(" = ")
+            if src.startswith("s["):
+                tops[nm] = src
+            else:
+                lines.append(pad + r.strip())
+        lines.append(f"{pad}try:")
+        lines.extend(pad + "    " + ln[8:] for ln in act.body
+                     if not ((m := _INIT.match(ln)) is not None and m.group(1) in shared))
+        lines.extend([
+            f"{pad}except _FAULTS as _x:",
+            f"{pad}    _mark = len(_out[0])",
+            f"{pad}    _k[{act.ks}](s, [_U] * {act.nvars}, e)",
+            f"{pad}    del _out[0][_mark:]",
+            f"{pad}    raise _fault(_x, _k[{act.ks + 1}]) from None",
+        ])
+
+    def emit(body: tuple, ind: int, shared: set) -> None:
         pad = "    " * ind
         if not body:
             lines.append(pad + "pass")
         for node in body:
             if isinstance(node, Call):
-                lines.append(f"{pad}{name(node.fn)}(s, n, e)")
+                call(node.fn, pad, shared)
             elif isinstance(node, Loop):
-                if node.domain is not None:
-                    lines.append(f"{pad}for e[{node.slot}] in {name(node.domain)}(s, n, e):")
+                if node.table is not None:
+                    lines.append(f"{pad}for e[{node.slot}] in {name(node.table)}[e[{node.key}]]:")
+                elif node.domain is not None:
+                    lines.append(f"{pad}for e[{node.slot}] in {name(node.domain)}(s, _n, e):")
                 else:
                     lines.append(f"{pad}for e[{node.slot}] in {name(tuple(node.values or ()))}:")
-                emit(node.body, ind + 1)
+                inner = _shared(node.body) if gns is not None else set()
+                lines.extend(f"{pad}    {m} = _U" for m in sorted(inner, key=lambda m: int(m[2:])))
+                emit(node.body, ind + 1, inner)
             else:
                 ok = f"_ok{ind}"
-                lines.extend([f"{pad}try:", f"{pad}    {ok} = {name(node.test)}(s, n, e) is not False",
+                if gns is not None and node.src is not None:
+                    test = f"({node.src})"
+                else:
+                    test = f"{name(node.test)}(s, _n, e)"
+                lines.extend([f"{pad}try:", f"{pad}    {ok} = {test} is not False",
                               f"{pad}except Exception:", f"{pad}    {ok} = True", f"{pad}if {ok}:"])
-                emit(node.body, ind + 1)
+                emit(node.body, ind + 1, shared)
 
-    emit(nodes, 1)
+    top = _shared(nodes) if gns is not None else set()
+    emit(nodes, 1, top)
+    lines[2:2] = [f"    {nm} = {src}" for nm, src in sorted(tops.items())] + [
+        f"    {m} = _U" for m in sorted(top, key=lambda m: int(m[2:]))]
     try:
         code = compile("\n".join(lines), "<schedule>", "exec")
     except (SyntaxError, RecursionError, MemoryError):
