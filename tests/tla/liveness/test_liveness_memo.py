@@ -29,9 +29,15 @@ EXPECTED: dict[str, dict] = json.loads((HERE / "expected.json").read_text())
 
 def _graph_of(name: str, prop: str, monkeypatch) -> tuple:
     """The complete graph, obligations and fairness the search hands to its final check."""
-    model, cfg = build_model(SPECS / f"{name}.tla", SPECS / f"{name}.cfg")
-    cfg = copy.copy(cfg)
-    cfg.properties = [prop]
+    return _final_check_inputs(SPECS / f"{name}.tla", SPECS / f"{name}.cfg", monkeypatch, prop)
+
+
+def _final_check_inputs(tla, cfg_path, monkeypatch, prop: str | None = None) -> tuple:
+    """The check's result and what the search hands to its final liveness check."""
+    model, cfg = build_model(tla, cfg_path)
+    if prop is not None:
+        cfg = copy.copy(cfg)
+        cfg.properties = [prop]
     seen: dict = {}
     real = checker.check_liveness
 
@@ -118,16 +124,7 @@ def test_a_later_check_does_not_run_the_actions_again(tmp_path, monkeypatch) -> 
     final check runs it less often than alone."""
     (tmp_path / "Wheels.tla").write_text(WHEELS)
     (tmp_path / "Wheels.cfg").write_text("SPECIFICATION Spec\nPROPERTY Cycles\n")
-    model, cfg = build_model(tmp_path / "Wheels.tla", tmp_path / "Wheels.cfg")
-    seen: dict = {}
-    real = checker.check_liveness
-
-    def spy(g, obligations, fairness, *args, **kw):
-        seen.update(g=g, obligations=obligations, fairness=fairness)
-        return real(g, obligations, fairness, *args, **kw)
-
-    monkeypatch.setattr(checker, "check_liveness", spy)
-    res = check(model, Limits(max_seconds=60, live_first=None), cfg=cfg)
+    res, seen = _final_check_inputs(tmp_path / "Wheels.tla", tmp_path / "Wheels.cfg", monkeypatch)
     assert res.verdict == "ok" and res.distinct == 36
     g, obligations, fairness = seen["g"], seen["obligations"], seen["fairness"]
     assert len(fairness) == 2 and all(f.labels is None and f.succ is not None for f in fairness)
