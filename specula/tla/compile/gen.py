@@ -358,7 +358,7 @@ class Generator:
         if last is not None and last[0] is node:
             return last[1], frozenset(last[2])
         span = getattr(node, "span", None)
-        fn = self._build(src, span, node)
+        fn = self._build(src, span, node, env)
         if fn is None:
             # too deep for Python's compiler: this subtree compiles to closures, without trying
             # generation again at every level below (that retry made deep input quadratic)
@@ -369,19 +369,21 @@ class Generator:
                 compiler.gen = self
         return self.c.fold(fn, frozenset(deps), node)
 
-    def _build(self, src: str, span: Any, node: Any) -> Callable | None:
+    def _build(self, src: str, span: Any, node: Any, env: "Env | None" = None) -> Callable | None:
         """One generated function for ``src``; the span its errors point at is bound per node.
         Code objects are kept per source text: inlined definitions generate the same text at
-        many sites, and Python's compiler is most of the cost of generating."""
+        many sites, and Python's compiler is most of the cost of generating. With ``env``, a
+        fault is located by evaluating ``node`` again with closures (``_relocator``), which
+        point at the innermost failing expression, as TLC does."""
         code = self._code.get(src)
         if code is None:
             text = (
-                "def _mk(_sp):\n"
+                "def _mk(_sp, _rl):\n"
                 "    def _g(s, n, e):\n"
                 "        try:\n"
                 f"            return {src}\n"
                 "        except _FAULTS as _x:\n"
-                "            raise _fault(_x, _sp) from None\n"
+                "            raise _fault(_x, _sp, _rl, s, n, e) from None\n"
                 "    return _g\n"
             )
             try:
@@ -396,7 +398,24 @@ class Generator:
         ns["_fault"] = fault
         loc: dict = {}
         exec(code, ns, loc)  # noqa: S102 - generated from the AST
-        return loc["_mk"](span)
+        return loc["_mk"](span, None if env is None else self._relocator(node, env))
+
+    def _relocator(self, node: Any, env: "Env") -> Callable:
+        """Evaluates ``node`` with closures only (compiled at the first fault: errors are rare),
+        for the precise span of a fault of the generated function."""
+        c = self.c
+        box: list[Callable] = []
+
+        def relocate(s: Any, n: Any, e: Any) -> Any:
+            if not box:
+                saved, c.gen = c.gen, None
+                try:
+                    box.append(c.expr_table[node.__class__](node, env)[0])
+                finally:
+                    c.gen = saved
+            return box[0](s, n, e)
+
+        return relocate
 
     def const(self, v: Any) -> str:
         if v.__class__ is int or v.__class__ is str or v.__class__ is bool:
@@ -935,7 +954,19 @@ def _remembered(g: Generator, fn: Callable, deps: frozenset) -> tuple:
     return f"_k[{len(g.consts) - 1}](s, n, e)", set(deps), 1
 
 
-def fault(exc: BaseException, span: Any) -> EvalError:
+def fault(exc: BaseException, span: Any, relocate: Callable | None = None, s: Any = None, n: Any = None,
+          e: Any = None) -> EvalError:
+    """The ``EvalError`` of a Python-level fault of generated code at ``span``; with
+    ``relocate``, the error the closures raise for the same evaluation (its span is the
+    innermost failing expression's), when they fail."""
+    if relocate is not None:
+        try:
+            relocate(s, n, e)
+        except EvalError as precise:
+            if precise.span is not None:
+                return precise
+        except Exception:  # noqa: BLE001 - the closures disagree: report the fault as it is
+            pass
     if isinstance(exc, ValueFault):
         return EvalError(str(exc), span)
     if isinstance(exc, KeyError):
