@@ -68,9 +68,11 @@ class Limits:
     check_deadlock: bool | None = None
     progress_every: float = 1.0  # seconds between on_progress calls
     # temporal properties are also checked on the growing graph (as TLC's periodic check): the
-    # first time after this many seconds of search, then whenever the graph grew by 10% and at
-    # least LIVE_RATIO times the last check's duration has passed (None: only the final check)
-    live_first: float | None = 1.0
+    # first time when this many states are explored, then whenever the explored states grew
+    # LIVE_GROWTH-fold (None: only the final check). Counted in states, not seconds, so that a
+    # run's verdicts do not depend on the machine's load (a violation found by a periodic check
+    # ends the search, with the other properties not checked).
+    live_first: int | None = 10_000
 
 
 @dataclass
@@ -135,8 +137,9 @@ class _LiveFound(Exception):
         self.outcomes = outcomes
 
 
-LIVE_RATIO = 3.0  # periodic liveness checks take at most ~1/(1+LIVE_RATIO) of the time
-LIVE_GROWTH = 0.1  # ... and run only once the explored graph grew by this fraction (TLC's 10%)
+# periodic liveness checks at live_first, 4x, 16x... explored states: all of them together look
+# at no more than a third of the final check's graph
+LIVE_GROWTH = 4
 
 
 def _trace_labels(model: Any, labels: list[str]) -> list[str]:
@@ -231,7 +234,7 @@ def _check(
             search.live_memo = LiveMemo()
             search.live = _periodic_liveness(search, obligations, fairness, limits, t0)
             if limits.live_first is not None:
-                search.live_due = t0 + limits.live_first
+                search.live_due = max(1, limits.live_first)
     try:
         try:
             search.run()
@@ -501,15 +504,12 @@ def _periodic_liveness(search: "_Search", obligations: list, fairness: list, lim
                        t0: float) -> Callable[[int, bool], None]:
     """The check of the temporal properties on the growing graph (TLC's periodic liveness
     check): only the states whose successors are all known take part in cycles, so a lasso
-    found is a real behavior; raises ``_LiveFound`` with it. Scheduled so that the checks cost
-    at most about 1/(1 + LIVE_RATIO) of the search time."""
-    last = {"size": 0}
+    found is a real behavior; raises ``_LiveFound`` with it. Scheduled by the number of
+    explored states (``search.live_due``), so the same run finds the same violations on any
+    machine: at ``limits.live_first`` states, then at every LIVE_GROWTH-fold growth."""
 
     def run(explored: int, final: bool = False) -> None:
         now = time.monotonic()
-        if not final and explored < last["size"] * (1 + LIVE_GROWTH) + 1:
-            search.live_due = now + 0.5
-            return
         left = None if limits.max_seconds is None else limits.max_seconds - (now - t0)
         if final and (left is None or left < 1.0):
             left = max(1.0, min(10.0, 0.25 * (now - t0)))  # a last look after a limit stopped the search
@@ -523,9 +523,7 @@ def _periodic_liveness(search: "_Search", obligations: list, fairness: list, lim
                                         now - t0, f"checking temporal properties on the current state "
                                                   f"space of {explored} explored states"))
         outcomes = check_liveness(g, obligations, fairness, left, memo=search.live_memo)
-        end = time.monotonic()
-        last["size"] = explored
-        search.live_due = end + max(limits.live_first or 1.0, LIVE_RATIO * (end - now))
+        search.live_due = explored * LIVE_GROWTH
         search.live_checks += 1
         if any(o.violated for o in outcomes):
             raise _LiveFound(outcomes)
@@ -835,7 +833,7 @@ class _Search:
                             next_tick = now + limits.progress_every
                             self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
                             self._progress(self.queue_left)
-                        if now >= self.live_due:
+                        if pidx + 1 >= self.live_due:
                             self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
                             self.live(pidx + 1)  # type: ignore[misc]  # states 0..pidx are explored
                 level_states, level_idx = next_states, next_idx
