@@ -19,6 +19,7 @@ chain, so only fingerprints, parents and action indices are kept per distinct st
 
 from __future__ import annotations
 
+import gc
 import time
 from array import array
 from dataclasses import dataclass, field
@@ -642,6 +643,19 @@ class _Search:
             )
 
     def run(self) -> None:
+        # The stored states and the memos live until the search ends, and hold no garbage: a
+        # full collection of the cyclic GC would traverse all of them to find nothing (~5 % of
+        # a 340,000-state search). They are moved out of its reach (gc.freeze, also at each level
+        # and every 16,384 states of one) and given back at the end; garbage stays collected by
+        # reference counting and, for short-lived cycles, by the young generations.
+        frozen_before = gc.get_freeze_count()
+        try:
+            self._run()
+        finally:
+            if not frozen_before:
+                gc.unfreeze()
+
+    def _run(self) -> None:
         model, plan, limits = self.model, self.plan, self.limits
         key = self.key
         ident = key is identity
@@ -820,6 +834,8 @@ class _Search:
                         self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
                         raise _Stop("max_states")
                     if pos & 63 == 0:
+                        if pos & 16383 == 0:
+                            gc.freeze()
                         now = time.monotonic()
                         if deadline is not None and now >= deadline:
                             self._sync(generated, cov_gen, cov_new, len(next_states) + n_level - pos - 1)
@@ -838,6 +854,7 @@ class _Search:
                             self.live(pidx + 1)  # type: ignore[misc]  # states 0..pidx are explored
                 level_states, level_idx = next_states, next_idx
                 self._next = None
+                gc.freeze()
                 if level_states:
                     self.depth += 1
                 self._sync(generated, cov_gen, cov_new, len(level_states))
