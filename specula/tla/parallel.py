@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import bisect
 import ctypes
+import gc
 import multiprocessing
 import os
 import pickle
@@ -34,6 +35,7 @@ import signal
 import time
 import traceback
 from array import array
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,8 @@ CHUNK = 512  # successors per batch sent to an owner
 # and a barrier per level cost more than they save on small levels)
 SPLIT_LEVEL = 1000
 PROTO = pickle.HIGHEST_PROTOCOL
+_RH_MASK = (1 << 24) - 1  # routing hashes: small ints (their sum is cheap)
+_NONE = object()  # value 0 of every column: the key columns of a key that is not numbered
 _TLA_DIR = Path(__file__).resolve().parent
 
 
@@ -106,7 +110,16 @@ def obstacle(model: Any, plan: Any) -> str | None:
 
 class _Part:
     """One worker: its states of the current level, its part of the seen set, and what it saw
-    during the level (for the counts at an event)."""
+    during the level (for the counts at an event).
+
+    Values are numbered: each column (a variable of the state, and under a VIEW or SYMMETRY a
+    variable of the key) has a table of the values this worker met, and a state is known by the
+    tuple of its values' numbers. The seen set and the level's candidates are keyed by those
+    tuples of small integers (cheap to hash and compare, where a state's own hash walks its
+    values every time), a successor is sent to its owner as its numbers (each value crosses to
+    a worker once, see ``_flush``), and the states of the next level are rebuilt from the
+    tables, which also shares their values as ``intern_state`` does in one process (the model's
+    memos meet values by identity)."""
 
     def __init__(self, w: int, n: int, search: Any, level: list[State], level_idx: list[int], boxes: tuple) -> None:
         self.w, self.n = w, n
@@ -115,42 +128,102 @@ class _Part:
         self.plan = search.plan
         self.key = search.key
         self.ident = self.key is identity
-        self.intern = getattr(self.model, "intern_state", identity)
         self.base = len(search.keys)  # gids below: the states the checker stored (its indices)
         self.inboxes, self.results, self.commands = boxes
         self.n_actions = len(search.coverage)
         self.pool: dict = {}  # every value received, by value (see _share)
-        self.width = len(level[0])
-        self.encoders = [_Channel(self.width) for _ in range(n)]  # to each worker
-        self.decoders = [[[] for _ in range(2 * self.width)] for _ in range(n)]  # from each worker
-        # the checker's seen set (copy-on-write): also the keys of other workers, never looked up
-        self.seen: dict = search.seen
-        self.keys: list = []
+        width = self.width = len(level[0])
+        # columns: the state's variables, then (with a key function) the key's; value 0 of
+        # every column is _NONE (the key columns of a key that is not a state-wide tuple)
+        self.ncols = width if self.ident else 2 * width
+        self.tab_ids: list[dict] = [{_NONE: 0} for _ in range(self.ncols)]  # value -> number
+        self.tab_vals: list[list] = [[_NONE] for _ in range(self.ncols)]  # number -> value
+        self.tab_rh: list[list] = [[0] for _ in range(self.ncols)]  # number -> routing hash
+        # to each worker: per column, which numbers it was sent (their values); from each
+        # worker: per column, its numbers -> this worker's
+        self.known = [[bytearray(b"\x01") for _ in range(self.ncols)] for _ in range(n)]
+        self.maps = [[[0] for _ in range(self.ncols)] for _ in range(n)]
+        self.seen: dict = {}  # key numbers -> gid, of this worker's states
+        self.keys: list = []  # local index -> key numbers
         self.parent = array("q")
         self.action = array("i")
         self.lv_states: list = []
         self.lv_pos = array("q")
         self.lv_gid = array("q")
+        # the checker's states: the ones this worker owns (the checker's seen set is left alone:
+        # reading it would copy its pages into this process)
         keys = search.keys
+        for idx in range(self.base):
+            k, o = self._local_key(keys[idx])
+            if o == w:
+                self.seen[k] = idx
         for pos, st in enumerate(level):
-            k = keys[level_idx[pos]]
-            if hash(k) % n == w:
-                self.lv_states.append(st)
+            _, o = self._local_key(keys[level_idx[pos]])
+            if o == w:
+                self.lv_states.append(self._state(self._ids(st, 0)))
                 self.lv_pos.append(pos)
                 self.lv_gid.append(level_idx[pos])
         self.progress_every = min(1.0, search.limits.progress_every)
         self._reset_level()
 
     def _reset_level(self) -> None:
-        self.cand: dict = {}  # key -> [place, state, action, parent gid]: this level's candidates
+        self.cand: dict = {}  # key numbers -> candidate index, this level's candidates
+        self.c_place: list[int] = []  # by candidate index: the smallest place seen
+        self.c_act: list[int] = []  # ... its action
+        self.c_pg: list[int] = []  # ... its parent's gid
+        self.c_sid: list = []  # ... its state's numbers (without a key function: the key)
         self.ends = 0
-        self.exp_pos = array("q")  # expanded parents' positions, in order
-        self.exp_n = array("i")  # ... and their numbers of successors
-        self.succ_act = array("I")  # the action of every successor generated, in order
+        # (lists: an array's append parses its argument, several times the cost of a list's)
+        self.exp_pos: list[int] = []  # expanded parents' positions, in order
+        self.exp_n: list[int] = []  # ... and their numbers of successors
+        self.succ_act: list[int] = []  # the action of every successor generated, in order
         self.expanded = 0
         self.generated = 0
         self.event: tuple | None = None  # (pos, j, phase, info) of the first event seen here
         self.new: list = []  # (place, action) of this level's new states, by place
+
+    # ---- values and their numbers ------------------------------------------------------------
+    def _ids(self, t: tuple, off: int, got: tuple | None = None) -> tuple:
+        """The numbers of the values of ``t`` in the columns from ``off`` on, new values added
+        to the tables (``got``: the numbers looked up already, None for the new values)."""
+        if got is None:
+            got = tuple(map(dict.get, self.tab_ids[off:off + len(t)], t))
+            if None not in got:
+                return got
+        out = list(got)
+        for c, x in enumerate(got):
+            if x is None:
+                v = t[c]
+                vals = self.tab_vals[off + c]
+                x = out[c] = len(vals)
+                self.tab_ids[off + c][v] = x
+                vals.append(v)
+                # the owner of a state is a function of its values only (the same in every worker)
+                self.tab_rh[off + c].append(hash((c, v)) & _RH_MASK)
+        return tuple(out)
+
+    def _state(self, sid: tuple) -> State:
+        return tuple(map(list.__getitem__, self.tab_vals[:self.width], sid))
+
+    def _local_key(self, kv: Any) -> tuple[tuple, int]:
+        """The key numbers of the key ``kv`` and its owner."""
+        n = self.n
+        if self.ident:
+            k = self._ids(kv, 0)
+            return k, sum(map(list.__getitem__, self.tab_rh, k)) % n
+        w = self.width
+        if kv.__class__ is tuple and len(kv) == w:
+            k = self._ids(kv, w)
+            return k, sum(map(list.__getitem__, self.tab_rh[w:], k)) % n
+        return ("#", kv), hash(kv) % n
+
+    def _key_value(self, k: tuple) -> Any:
+        """The key whose numbers are ``k`` (what the checker stores)."""
+        if self.ident:
+            return self._state(k)
+        if k[0].__class__ is str:  # ("#", key)
+            return k[1]
+        return tuple(map(list.__getitem__, self.tab_vals[self.width:], k))
 
     # ---- messages --------------------------------------------------------------------------
     def _put(self, q: Any, msg: tuple) -> None:
@@ -160,36 +233,75 @@ class _Part:
             raise ParallelUnsupported(f"a state cannot be sent to another process ({exc})") from None
         q.put(data)
 
+    def _flush(self, o: int, box: list) -> None:
+        """Send worker ``o`` the successors of ``box`` (rows of numbers, places, actions, parents,
+        keys that are not numbered) with the values it has not been sent yet."""
+        rows, places, acts, pgs, odd = box
+        ncols = self.ncols
+        flat = array("i", chain.from_iterable(rows))
+        fresh = []
+        for c, kn in enumerate(self.known[o]):
+            col = flat[c::ncols]
+            top = max(col)
+            if top >= len(kn):
+                kn.extend(bytes(top + 1 - len(kn)))
+            vals = self.tab_vals[c]
+            for x in set(col):
+                if not kn[x]:
+                    kn[x] = 1
+                    fresh.append((c, x, vals[x]))
+        self._put(self.inboxes[o], ("b", self.w, fresh, flat.tobytes(), places, acts, pgs, odd))
+
     def _receive(self, data: bytes) -> None:
         msg = pickle.loads(data)
         if msg[0] == "e":
             self.ends += 1
             return
-        offer = self._offer
-        tables = self.decoders[msg[1]]
-        share = self._share
-        for slot, value in msg[2]:
-            tables[slot].append(share(value))
-        st_tabs = tables[:self.width]
+        _, src, fresh, flat_b, places, acts, pgs, odd = msg
+        maps = self.maps[src]
+        share, tab_ids, tab_vals, tab_rh = self._share, self.tab_ids, self.tab_vals, self.tab_rh
+        width = self.width
+        for c, x, v in fresh:
+            v = share(v)
+            d = tab_ids[c]
+            lid = d.get(v)
+            if lid is None:
+                vals = tab_vals[c]
+                lid = d[v] = len(vals)
+                vals.append(v)
+                tab_rh[c].append(hash((c if c < width else c - width, v)) & _RH_MASK)
+            mp = maps[c]
+            if x >= len(mp):
+                mp.extend([0] * (x + 1 - len(mp)))
+            mp[x] = lid
+        flat = array("i")
+        flat.frombytes(flat_b)
+        ncols = self.ncols
+        cols = [list(map(mp.__getitem__, flat[c::ncols])) for c, mp in enumerate(maps)]
         if self.ident:
-            for ids, place, ai, pg in msg[3]:
-                succ = tuple([t[x] for t, x in zip(st_tabs, ids)])
-                offer(succ, succ, place, ai, pg)
+            keys = sids = list(zip(*cols))
         else:
-            k_tabs = tables[self.width:]
-            for ids, kids, place, ai, pg in msg[3]:
-                succ = tuple([t[x] for t, x in zip(st_tabs, ids)])
-                k = kids[1] if kids[0] is None else tuple([t[x] for t, x in zip(k_tabs, kids)])
-                offer(k, succ, place, ai, pg)
-
-    def _offer(self, k: Any, succ: State, place: int, ai: int, pg: int) -> None:
-        if k in self.seen:
-            return
-        c = self.cand.get(k)
-        if c is None:
-            self.cand[k] = [place, succ, ai, pg]
-        elif place < c[0]:
-            c[0], c[1], c[2], c[3] = place, succ, ai, pg
+            sids = list(zip(*cols[:width]))
+            keys = list(zip(*cols[width:]))
+            for i, kv in odd:
+                keys[i] = ("#", kv)
+        seen, cand = self.seen, self.cand
+        c_place, c_act, c_pg, c_sid = self.c_place, self.c_act, self.c_pg, self.c_sid
+        for k, place, ai, pg, sid in zip(keys, places, acts, pgs, sids):
+            if k in seen:
+                continue
+            ci = cand.get(k)
+            if ci is None:
+                cand[k] = len(c_place)
+                c_place.append(place)
+                c_act.append(ai)
+                c_pg.append(pg)
+                c_sid.append(sid)
+            elif place < c_place[ci]:
+                c_place[ci] = place
+                c_act[ci] = ai
+                c_pg[ci] = pg
+                c_sid[ci] = sid
 
     def _drain(self, timeout: float | None) -> None:
         inbox = self.inboxes[self.w]
@@ -213,15 +325,20 @@ class _Part:
     def expand(self) -> None:
         """Expand this worker's states of the level, route the successors, collect the ones
         routed here, keep the new states and check them, then report to the checker."""
-        model, plan, key, ident, intern = self.model, self.plan, self.key, self.ident, self.intern
-        n, w = self.n, self.w
+        model, plan, key, ident = self.model, self.plan, self.key, self.ident
+        n, w, width = self.n, self.w, self.width
         constraints, acons = plan.constraints, plan.action_constraints
         invariants, aprops = plan.invariants, plan.action_props
         check_deadlock = plan.check_deadlock
-        out: list[list] = [[] for _ in range(n)]
+        dget, lget = dict.get, list.__getitem__
+        s_ids, s_vals = self.tab_ids[:width], self.tab_vals[:width]
+        k_ids, k_rh = (s_ids, self.tab_rh[:width]) if ident else (self.tab_ids[width:], self.tab_rh[width:])
+        ids_of = self._ids
+        nokey = (0,) * width
+        boxes: list = [None] * n
         sent: list[set] = [set() for _ in range(n)]
-        offer = self._offer
-        encoders = self.encoders
+        seen, cand = self.seen, self.cand
+        c_place, c_act, c_pg, c_sid = self.c_place, self.c_act, self.c_pg, self.c_sid
         exp_pos, exp_n, succ_act = self.exp_pos, self.exp_n, self.succ_act
         states, lv_pos, lv_gid = self.lv_states, self.lv_pos, self.lv_gid
         next_tick = time.monotonic() + self.progress_every
@@ -252,25 +369,59 @@ class _Part:
                                 in_model = False
                                 break
                     if in_model:
+                        sid = tuple(map(dget, s_ids, succ))
+                        if None in sid:
+                            sid = ids_of(succ, 0, sid)
+                        kv = None
                         if ident:
-                            k = succ
+                            k = sid
+                            o = sum(map(lget, k_rh, k)) % n
                         else:
-                            succ = intern(succ)
-                            k = key(succ)
-                        o = hash(k) % n
+                            # the table's values: the key's memos meet them by identity
+                            kv = key(tuple(map(lget, s_vals, sid)))
+                            if kv.__class__ is tuple and len(kv) == width:
+                                k = tuple(map(dget, k_ids, kv))
+                                if None in k:
+                                    k = ids_of(kv, width, k)
+                                o = sum(map(lget, k_rh, k)) % n
+                                kv = None
+                            else:  # a key that is not a state-wide tuple: by value
+                                k = ("#", kv)
+                                o = hash(kv) % n
+                        place = base | j
                         if o == w:
-                            offer(k, succ, base | j, ai, pg)
+                            if k not in seen:
+                                ci = cand.get(k)
+                                if ci is None:
+                                    cand[k] = len(c_place)
+                                    c_place.append(place)
+                                    c_act.append(ai)
+                                    c_pg.append(pg)
+                                    c_sid.append(sid)
+                                elif place < c_place[ci]:
+                                    c_place[ci] = place
+                                    c_act[ci] = ai
+                                    c_pg[ci] = pg
+                                    c_sid[ci] = sid
                         elif k not in sent[o]:  # this worker's first place of k is its smallest
                             sent[o].add(k)
-                            enc = encoders[o]
-                            box = out[o]
+                            box = boxes[o]
+                            if box is None:
+                                box = boxes[o] = ([], [], [], [], [])
+                            rows = box[0]
                             if ident:
-                                box.append((enc.encode(succ, 0), base | j, ai, pg))
+                                rows.append(k)
+                            elif kv is None:
+                                rows.append(sid + k)
                             else:
-                                box.append((enc.encode(succ, 0), enc.encode_key(k), base | j, ai, pg))
-                            if len(box) >= CHUNK:
-                                self._put(self.inboxes[o], ("b", w, enc.take(), box))
-                                out[o] = []
+                                box[4].append((len(rows), kv))
+                                rows.append(sid + nokey)
+                            box[1].append(place)
+                            box[2].append(ai)
+                            box[3].append(pg)
+                            if len(rows) >= CHUNK:
+                                self._flush(o, box)
+                                boxes[o] = None
                     else:
                         phase = 1  # not stored: checked at every discovery, here
                         for name, inv in invariants:
@@ -311,10 +462,10 @@ class _Part:
         self.lv_states = []
         for o in range(n):
             if o != w:
-                if out[o]:
-                    self._put(self.inboxes[o], ("b", w, encoders[o].take(), out[o]))
+                if boxes[o] is not None:
+                    self._flush(o, boxes[o])
                 self._put(self.inboxes[o], ("e", w))
-        del out, sent
+        del boxes, sent
         while self.ends < n - 1:
             self._drain(1.0)
             self._alive_parent()
@@ -323,33 +474,34 @@ class _Part:
     def _finish(self) -> None:
         """Keep this level's new states (in the single search's order) and check the invariants
         on them up to the first violation; report to the checker."""
-        new = sorted(self.cand.items(), key=lambda kv: kv[1][0])
+        c_place, c_act, c_pg, c_sid = self.c_place, self.c_act, self.c_pg, self.c_sid
+        c_key = list(self.cand)  # by candidate index (the dict keeps the order of insertion)
+        order = sorted(range(len(c_place)), key=c_place.__getitem__)
         self.cand = {}
         invariants = self.plan.invariants
-        intern = self.intern
         keys, parent, action, seen = self.keys, self.parent, self.action, self.seen
         n, w, base = self.n, self.w, self.base
+        s_vals = self.tab_vals[:self.width]
+        lget = list.__getitem__
         places = array("q")
         states = []
         gids = array("q")
         event = self.event
         check = True
-        for k, (place, succ, ai, pg) in new:
-            idx = len(keys)
-            # pooled values (a state received from another worker is made of this worker's
-            # values, see _Channel): the successors of a stored state share them
-            succ = intern(succ)
-            if self.ident:
-                k = succ
+        new = self.new
+        for ci in order:
+            k = c_key[ci]
+            place, ai, pg = c_place[ci], c_act[ci], c_pg[ci]
+            succ = tuple(map(lget, s_vals, c_sid[ci]))
+            gid = base + len(keys) * n + w
             keys.append(k)
-            gid = base + idx * n + w
             seen[k] = gid
             parent.append(pg)
             action.append(ai)
             places.append(place)
             states.append(succ)
             gids.append(gid)
-            self.new.append((place, ai))
+            new.append((place, ai))
             if check and (event is None or (place >> SHIFT, place & LAST, 1) < event[:3]):
                 try:
                     for name, inv in invariants:
@@ -454,39 +606,8 @@ class _Part:
                 self._put(self.results, ("upto", self.w, self.upto(*cmd[1])))
             elif cmd[0] == "node":
                 local = cmd[1]
-                self._put(self.results, ("node", self.w, self.keys[local], self.parent[local], self.action[local]))
-
-
-class _Channel:
-    """What one worker sent to another: each value of a state slot (and of a key slot) is sent
-    once, then by its number, so a batch is mostly tuples of small integers, and the receiver
-    rebuilds the states from its own copies of the values (shared as in one process)."""
-
-    def __init__(self, width: int) -> None:
-        self.width = width
-        self.ids: list[dict] = [{} for _ in range(2 * width)]
-        self.fresh: list[tuple[int, Any]] = []  # (slot, value) first sent in the current batch
-
-    def encode(self, st: tuple, off: int) -> tuple:
-        out = []
-        fresh = self.fresh
-        for slot, v in enumerate(st, off):
-            ids = self.ids[slot]
-            x = ids.get(v)
-            if x is None:
-                x = ids[v] = len(ids)
-                fresh.append((slot, v))
-            out.append(x)
-        return tuple(out)
-
-    def encode_key(self, k: Any) -> tuple:
-        if k.__class__ is tuple and len(k) == self.width:
-            return self.encode(k, self.width)
-        return (None, k)
-
-    def take(self) -> list:
-        fresh, self.fresh = self.fresh, []
-        return fresh
+                self._put(self.results, ("node", self.w, self._key_value(self.keys[local]), self.parent[local],
+                                          self.action[local]))
 
 
 class _Event(Exception):
@@ -502,6 +623,9 @@ def _worker_main(w: int, n: int, search: Any, level: list[State], level_idx: lis
     except (OSError, AttributeError):
         pass
     results = boxes[1]
+    # the inherited heap is the checker's: the collector never walks it here (walking it would
+    # write to every page of it and copy them all into this process)
+    gc.freeze()
     try:
         part = _Part(w, n, search, level, level_idx, boxes)
         while True:
