@@ -2,10 +2,11 @@
 the single-process search: the same verdict, counts, depth and counterexample.
 
 The checker searches the initial states itself, then forks N workers (the compiled model is
-inherited, never sent). Each worker owns the states whose key hashes to it (``hash(key) % N``)
-and keeps their part of the seen set. The search is level-synchronous: each worker expands its
-states of the level, routes every successor to its owner (pickled in batches), and the owners
-keep the new states and check the invariants on them.
+inherited, never sent). Each worker owns the states whose key's values hash to it (the sum of
+per-value hashes, ``% N``; see ``_Part``) and keeps their part of the seen set. The search is
+level-synchronous: each worker expands its states of the level, routes every successor to its
+owner (as numbers of its values, in batches), and the owners keep the new states and check the
+invariants on them.
 
 Every successor has a place in the single-process order: ``(pos, j)``, the position of its
 parent in the level and its index among the parent's successors (``pos << 32 | j``). A state's
