@@ -5,6 +5,7 @@ targets would be cells of the enclosing function)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from specula.tla import ast as A
@@ -159,12 +160,34 @@ class Loops:
             return None
         (dsrc, ddeps, dsize), k, benv = r
         x = self._body(node.body, benv)
-        src = self._loop([f"for e[{k}] in _en({dsrc})"], ["_r = {}"], [f"_r[e[{k}]] = {x[0]}"],
-                         ["return _mkfn(_r)"])
+        n = _interval_size(g, dsrc)
+        if n is not None:
+            # a constant domain 1..n: the function is the tuple of its values, in that order
+            g.consts.append(tuple(range(1, n + 1)))
+            src = self._loop([f"for e[{k}] in _k[{len(g.consts) - 1}]"], ["_r = []"], [f"_r.append({x[0]})"],
+                             ["return tuple(_r)"])
+        else:
+            src = self._loop([f"for e[{k}] in _en({dsrc})"], ["_r = {}"], [f"_r[e[{k}]] = {x[0]}"],
+                             ["return _mkfn(_r)"])
         if src is None:
             x = g._comp_body(node.body, benv)
             src = f"_mkfn({{e[{k}]: {x[0]} for e[{k}] in _en({dsrc})}})"
         return src, (x[1] - {k}) | ddeps, 1 + dsize + x[2]
+
+
+def _interval_size(g: "Generator", src: str) -> int | None:
+    """n when ``src`` is a constant (``_k[i]``) holding the set of integers 1..n, n >= 1."""
+    m = _CONST_SRC.match(src)
+    if m is None:
+        return None
+    v = g.consts[int(m.group(1))]
+    if v.__class__ is not frozenset or not v or any(x.__class__ is not int for x in v):
+        return None
+    n = len(v)
+    return n if min(v) == 1 and max(v) == n else None
+
+
+_CONST_SRC = re.compile(r"^_k\[(\d+)\]$")
 
 
 def is_boolish(node: Any) -> bool:
