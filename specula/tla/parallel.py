@@ -194,14 +194,19 @@ class _Part:
         out = list(got)
         for c, x in enumerate(got):
             if x is None:
-                v = t[c]
-                vals = self.tab_vals[off + c]
-                x = out[c] = len(vals)
-                self.tab_ids[off + c][v] = x
-                vals.append(v)
-                # the owner of a state is a function of its values only (the same in every worker)
-                self.tab_rh[off + c].append(hash((c, v)) & _RH_MASK)
+                out[c] = self._number(off + c, t[c])
         return tuple(out)
+
+    def _number(self, col: int, v: Any) -> int:
+        """Give the value ``v``, new in column ``col``, the next number of that column."""
+        vals = self.tab_vals[col]
+        x = len(vals)
+        self.tab_ids[col][v] = x
+        vals.append(v)
+        # the owner of a state is a function of its values only (the same in every worker): a
+        # key column is hashed as the state column of the same variable
+        self.tab_rh[col].append(hash((col % self.width, v)) & _RH_MASK)
+        return x
 
     def _state(self, sid: tuple) -> State:
         return tuple(map(list.__getitem__, self.tab_vals[:self.width], sid))
@@ -260,17 +265,13 @@ class _Part:
             return
         _, src, fresh, flat_b, places, acts, pgs, odd = msg
         maps = self.maps[src]
-        share, tab_ids, tab_vals, tab_rh = self._share, self.tab_ids, self.tab_vals, self.tab_rh
+        share, tab_ids = self._share, self.tab_ids
         width = self.width
         for c, x, v in fresh:
             v = share(v)
-            d = tab_ids[c]
-            lid = d.get(v)
+            lid = tab_ids[c].get(v)
             if lid is None:
-                vals = tab_vals[c]
-                lid = d[v] = len(vals)
-                vals.append(v)
-                tab_rh[c].append(hash((c if c < width else c - width, v)) & _RH_MASK)
+                lid = self._number(c, v)
             mp = maps[c]
             if x >= len(mp):
                 mp.extend([0] * (x + 1 - len(mp)))
