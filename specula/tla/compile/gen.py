@@ -28,6 +28,7 @@ from specula.tla.operators import Operator, operator, strict_native
 from specula.tla.values import (
     Fn,
     LazyFn,
+    LazySet,
     ModelValue,
     ValueFault,
     apply_fn,
@@ -249,6 +250,13 @@ def _exput(f: Any, keys: tuple, v: Any) -> Any:
     return fn_set1(f, k, v if len(keys) == 1 else _exput(dict.__getitem__(f, k), keys[1:], v))
 
 
+def _cup1(S: Any, x: Any, strict: Callable, left: bool) -> Any:
+    """``S \\cup {x}`` (``{x} \\cup S`` when ``left``) when x is not known to be in S."""
+    if S.__class__ is frozenset:
+        return S | frozenset((x,))
+    return strict(frozenset((x,)), S) if left else strict(S, frozenset((x,)))
+
+
 def _tups(S: Any, n: int) -> Any:
     """The elements of S, each checked to be an n-tuple (a ``<<x, y>> \\in S`` pattern)."""
     for v in S:
@@ -269,6 +277,41 @@ def _rec(names: tuple, vals: tuple) -> Fn:
     return r
 
 
+_REC_MEMO_MAX = 4096  # records remembered per site (the memo is emptied when it is full)
+
+
+def _recm_source(n: int) -> str:
+    """The source of ``_recm<n>(memo, names, vals)``: ``_rec`` hash-consed per construction site.
+    A record built again from the same field values is the one built first, its hash already
+    computed. ``memo`` maps the values to (values, record); a hit counts only when each value is
+    the stored one or an equal integer or string: Python's ``1 == True`` and ``{1} == {TRUE}``
+    (or a lazy set equal to a finite one) never make one TLA+ value stand for another. The
+    check is unrolled (``all(map(is_, ...))`` costs as much as building the record)."""
+    same = " and ".join(f"((a := h[{i}]) is (b := vals[{i}]) or (c := a.__class__) is b.__class__ and "
+                        f"(c is int or c is str))" for i in range(n))
+    return (f"def _recm{n}(memo, names, vals):\n"
+            f"    try:\n"
+            f"        hit = memo.get(vals)\n"
+            f"    except Exception:\n"  # (a value whose hash fails: an infinite lazy function)
+            f"        return _rec(names, vals)\n"
+            f"    if hit is not None:\n"
+            f"        h = hit[0]\n"
+            f"        if {same}:\n"
+            f"            return hit[1]\n"
+            f"    r = _rec(names, vals)\n"
+            f"    if len(memo) >= {_REC_MEMO_MAX}:\n"
+            f"        memo.clear()\n"
+            f"    memo[vals] = (vals, r)\n"
+            f"    return r\n")
+
+
+def _recm(n: int) -> Callable:
+    """The hash-consing record constructor of ``n`` fields (``_recm_source``)."""
+    ns: dict = {"_rec": _rec}
+    exec(compile(_recm_source(n), "<record memo>", "exec"), ns)  # noqa: S102 - fixed template
+    return ns[f"_recm{n}"]
+
+
 def _seq_fast() -> dict:
     out = {
         B._head: "({t}[0] if ({t} := {x}).__class__ is tuple and {t} else {k}({t}))",
@@ -286,7 +329,7 @@ _SEQ_FAST = _seq_fast()
 _HELPERS = {
     "_ap": _ap, "_tups": _tups, "_fld": _fld, "_eq": operator("=", 2).strict, "_in": operator("\\in", 2).strict,
     "_en": _en, "_truth": _truth, "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_exget": _exget, "_exput": _exput, "_exget1": _exget1, "_exput1": _exput1,
-    "_exc2": _exc2, "_exget2": _exget2, "_exput2": _exput2,
+    "_exc2": _exc2, "_cup1": _cup1, "_exget2": _exget2, "_exput2": _exput2,
     "_mkfn": make_fn, "_frozenset": frozenset, "_Fn": Fn, "_LazyFn": LazyFn, "_MV": ModelValue,
 }
 # built-ins the generator leaves to the closure compiler (not functions of their operands' values)
@@ -296,6 +339,7 @@ _GUARD_FREE = re.compile(r"^(True|False)$")
 # nodes whose state-level instances an action body remembers in locals (Generator._memo)
 _MEMO = frozenset({A.FuncApp, A.FieldAccess})
 _CONST = re.compile(r"^_k\[\d+\]$")
+_ENUM_OPEN, _ENUM_CLOSE = "_frozenset((", ",))"  # a set enumeration's source around its elements
 # nodes whose constant instances are evaluated once when generated (values built at each use)
 _FOLDED = frozenset({A.RecordCons, A.SetEnum, A.Tuple, A.FuncCons, A.SetMap, A.SetFilter, A.Except, A.OpApp,
                      A.FuncApp, A.FieldAccess, A.If})
@@ -627,8 +671,33 @@ class Generator:
             return None
         parts = [self.sub(a, env) for a in args]
         deps = set().union(*[p[1] for p in parts])
+        if deps and name == "\\cup" and not (self.in_iterable or self.in_comp):
+            grown = self._cup1(op, args, parts)
+            if grown is not None:
+                return grown, deps, 1 + sum(p[2] for p in parts)
         src = self.apply(op, [p[0] for p in parts], args)
         return (not deps and _fold(self, src, node)) or (src, deps, 1 + sum(p[2] for p in parts))
+
+    def _cup1(self, op: Operator, args: tuple, parts: list) -> str | None:
+        """``S \\cup {e}`` (or ``{e} \\cup S``) from its operands' sources: S itself when e is
+        already in it (no new set: a state keeps the stored object), else ``_cup1``; operands
+        evaluated in the written order. None for another union."""
+        left = isinstance(args[0], A.SetEnum) and len(args[0].elems) == 1
+        if not left and not (isinstance(args[1], A.SetEnum) and len(args[1].elems) == 1):
+            return None
+        s, one = (parts[1][0], parts[0][0]) if left else (parts[0][0], parts[1][0])
+        if not (one.startswith(_ENUM_OPEN) and one.endswith(_ENUM_CLOSE)):
+            return None  # (a folded constant {e})
+        x = one[len(_ENUM_OPEN):-len(_ENUM_CLOSE)]
+        ts, tx = self._walrus_tmp(), self._walrus_tmp()
+        binds = [f"(({ts} := {s}).__class__ is _frozenset)", f"(({tx} := {x}) is {tx})"]
+        if left:
+            binds.reverse()  # {e} first
+        strict = self._op_names.get(id(op))
+        if strict is None:
+            strict = self._op_names[id(op)] = f"_op{len(self._op_names)}"
+            self.ns[strict] = op.strict
+        return f"({ts} if {binds[0]} & {binds[1]} and {tx} in {ts} else _cup1({ts}, {tx}, {strict}, {left}))"
 
     def apply(self, op: Operator, srcs: list[str], args: tuple = ()) -> str:
         """Source applying the registry operator ``op`` to operand sources: its fast template
@@ -793,10 +862,34 @@ class Generator:
                 v = self.sub(u.value, env)
                 deps = deps | v[1]
                 size += v[2]
+                if len(keys) == 1 and not (self.in_iterable or self.in_comp):
+                    src = self._set1_inline(src, keys[0], v[0])
+                    size += 1
+                    continue
                 helper = {1: "_set1", 2: "_exc2"}.get(len(keys))  # one or two keys: no path tuple
                 src = f"{helper}({src}, {', '.join(keys)}, {v[0]})" if helper else f"_exc({src}, ({', '.join(keys)},), {v[0]})"
             size += 1
         return src, deps, size
+
+    def _set1_inline(self, f: str, k: str, v: str) -> str:
+        """``_set1(f, k, v)`` with its tuple case inline (a sequence or a function over 1..n, the
+        common EXCEPT of a state variable); f, k and v are evaluated first, in this order."""
+        binds = []
+        names = []
+        for src in (f, k, v):
+            if _ATOM.match(src) or _LIT.match(src) or _GUARD_FREE.match(src):
+                names.append(src)
+                continue
+            t = self._walrus_tmp()
+            binds.append(f"(({t} := {src}) is {t})")
+            names.append(t)
+        tf, tk, tv = names
+        test = " & ".join(binds + [f"({tf}.__class__ is tuple)"])
+        if _LIT.match(tk) and not tk.startswith("'"):
+            ok = f"0 < {tk} <= len({tf})"
+        else:
+            ok = f"{tk}.__class__ is int and 0 < {tk} <= len({tf})"
+        return f"({tf}[:{tk} - 1] + ({tv},) + {tf}[{tk}:] if {test} and {ok} else _set1({tf}, {tk}, {tv}))"
 
     def _field(self, node: A.FieldAccess, env: "Env") -> tuple:
         r = self.sub(node.expr, env)
@@ -820,16 +913,32 @@ class Generator:
         parts = [self.sub(x, env) for _, x in node.fields]
         names = tuple(nm for nm, _ in node.fields)
         vals = "(" + ", ".join(p[0] for p in parts) + ",)"
-        return f"_rec({names!r}, {vals})", set().union(*[p[1] for p in parts]), 1 + sum(p[2] for p in parts)
+        deps = set().union(*[p[1] for p in parts])
+        if not deps or not all(_hashes_cheaply(self, x, p[0]) for (_, x), p in zip(node.fields, parts)):
+            return f"_rec({names!r}, {vals})", deps, 1 + sum(p[2] for p in parts)
+        helper = f"_recm{len(names)}"
+        if helper not in self.ns:
+            self.ns[helper] = _recm(len(names))
+        self.consts.append({})  # this site's records
+        return f"{helper}(_k[{len(self.consts) - 1}], {names!r}, {vals})", deps, 1 + sum(p[2] for p in parts)
 
     def _setenum(self, node: A.SetEnum, env: "Env") -> tuple:
         parts = [self.sub(a, env) for a in node.elems]
         if not parts:
             return "_frozenset()", set(), 1
-        return ("_frozenset((" + ", ".join(p[0] for p in parts) + ",))", set().union(*[p[1] for p in parts]),
+        return (_ENUM_OPEN + ", ".join(p[0] for p in parts) + _ENUM_CLOSE, set().union(*[p[1] for p in parts]),
                 1 + sum(p[2] for p in parts))
 
     # ------------------------------------------------------------------ binders (one simple name)
+
+def _hashes_cheaply(g: "Generator", node: Any, src: str) -> bool:
+    """Whether the values of a record field ``node`` (generated as ``src``) are not large or
+    infinite lazy sets as far as the syntax tells: hashing those (the key of a record memo)
+    enumerates them. (A lazy function's hash that fails sends ``_recm<n>`` to ``_rec``.)"""
+    if _CONST.match(src):
+        return not isinstance(g.consts[int(src[3:-1])], (LazySet, LazyFn))
+    return not (may_be_large(node) or may_be_infinite(node))
+
 
 def _equality(g: "Generator", negate: bool, srcs: list[str], strict: str) -> str:
     """``a = b``: against a literal (a string, an integer other than 0 and 1, TRUE/FALSE),
