@@ -751,18 +751,18 @@ def _tk(v: Any, so: StringOrder | None) -> tuple:
         if k is not None:
             return k
     if c is tuple:
-        k = (4, len(v), tuple([_tk(x, so) for x in v]))
+        k = (4, len(v), _flat([_tk(x, so) for x in v]))
     elif c is Fn:
         if all(x.__class__ is str for x in v):
             # a record: TLC normalizes it (fields sorted by their names' order), then compares the
             # names, then the values (RecordValue.compareTo)
             pairs = sorted([(_tk(n, so), x) for n, x in v.items()], key=_first)
-            k = (5, len(v), 0, tuple([n for n, _ in pairs]), tuple([_tk(x, so) for _, x in pairs]))
+            k = (5, len(v), 0, _flat([n for n, _ in pairs]), _flat([_tk(x, so) for _, x in pairs]))
         else:
             items = sorted([(_tk(d, so), x) for d, x in v.items()], key=_first)
-            k = (5, len(v), 1, tuple([d for d, _ in items]), tuple([_tk(x, so) for _, x in items]))
+            k = (5, len(v), 1, _flat([d for d, _ in items]), _flat([_tk(x, so) for _, x in items]))
     elif c is frozenset:
-        k = (6, len(v), tuple(sorted([_tk(x, so) for x in v])))
+        k = (6, len(v), _flat(sorted([_tk(x, so) for x in v])))
     elif isinstance(v, LazySet) and v.finite:
         return _tk(v.materialize(), so)
     elif isinstance(v, LazyFn):
@@ -778,6 +778,18 @@ def _tk(v: Any, so: StringOrder | None) -> tuple:
         except TypeError:
             pass
     return k
+
+
+def _flat(keys: list) -> tuple:
+    """Keys of the parts of a value as one flat tuple, each key its class rank then the rest (the
+    value of an atom, the tuple of the rest of a composite's key): compared in the same order as
+    the tuple of the keys (parts of one class have keys of one shape), with cheaper comparisons
+    (sorting a set of records compared nested tuples of pairs)."""
+    out = []
+    for k in keys:
+        out.append(k[0])
+        out.append(k[1] if len(k) == 2 else k[1:])
+    return tuple(out)
 
 
 def _first(t: tuple) -> Any:
@@ -818,7 +830,16 @@ def ordered(s: Iterable[Any]) -> list:
     items = list(s)
     if len(items) < 2:
         return items
-    items.sort(key=_order_key(items))
+    key = _order_key(items)
+    so = _ORDER.get()
+    if key is tlc_key and so is not None:
+        # composite values (a set of records): their keys are mostly in the memo, looked up
+        # without a Python call per item; sorted by index (keys never compare the items)
+        ks = list(map(so.memo.get, items))
+        if None in ks:
+            ks = [_tk(x, so) for x in items]
+        return list(map(items.__getitem__, sorted(range(len(items)), key=ks.__getitem__)))
+    items.sort(key=key)
     return items
 
 
