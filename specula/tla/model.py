@@ -34,6 +34,7 @@ from specula.tla.values import (
     make_record,
     ordered,
     quick_order,
+    SiteOrder,
 )
 
 __all__ = ["Model", "ActionInfo", "State", "StepInfo"]
@@ -718,7 +719,7 @@ def _action_successors(model: Model, node: Any, env: Env) -> Callable[[State], l
 class _DynDomain:
     """The domain of a split ``\\E`` that depends on the state (evaluated per state)."""
 
-    __slots__ = ("dfn", "span", "name", "state_free", "slots", "memo", "memo_order", "by_id")
+    __slots__ = ("dfn", "span", "name", "state_free", "slots", "memo", "memo_order", "by_id", "site")
 
     def __init__(self, dfn: Callable, span: Any, name: str, state_free: bool = False,
                  slots: tuple[int, ...] = ()) -> None:
@@ -731,6 +732,7 @@ class _DynDomain:
         # a domain read from the state (``m \\in msgs``): its order remembered per set object
         # (stored states share equal values, so a set recurs as the same object)
         self.by_id: dict[int, tuple[Any, list]] = {}
+        self.site = SiteOrder()  # a new set object ordered from its elements' ranks
 
     def table(self, outer: list, e: list) -> dict | None:
         """The values per value of the one earlier binder this domain depends on, computed now
@@ -762,6 +764,7 @@ class _DynDomain:
             if memo is not None:
                 memo.clear()
             self.by_id.clear()
+            self.site = SiteOrder()
             self.memo_order = order
         if memo is not None:
             key = tuple([e[k] for k in self.slots])
@@ -774,7 +777,7 @@ class _DynDomain:
                 got = self.by_id.get(id(dom))
                 if got is not None and got[0] is dom:
                     return got[1]
-                vals = quick_order(dom)
+                vals = self.site.order(dom)
                 if len(self.by_id) >= 100_000:
                     self.by_id.clear()
                 self.by_id[id(dom)] = (dom, vals)

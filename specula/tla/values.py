@@ -22,6 +22,7 @@ import hashlib
 import itertools
 import json
 import struct
+from bisect import bisect_right as _bisect_right
 from functools import reduce as _reduce
 from itertools import chain as _chain
 
@@ -59,6 +60,7 @@ __all__ = [
     "sort_key",
     "ordered",
     "quick_order",
+    "SiteOrder",
     "tlc_key",
     "tlc_string_order",
     "StringOrder",
@@ -881,6 +883,55 @@ def quick_order(s: Iterable[Any]) -> Any:
         except TypeError:
             pass
     return ordered(s)
+
+
+class SiteOrder:
+    r"""TLC's order of the sets one enumeration site meets (``\E m \in msgs`` per state), from
+    ranks of their elements by identity: a state's set is mostly the elements of an earlier one
+    (the very objects: records are hash-consed per site, states interned), so the order of a new
+    set is a sort of small integers, not of order keys. Elements are ranked by :func:`tlc_key`
+    when first met (the ranked objects are kept, so an identity is never reused); after
+    ``LIMIT`` elements the site orders by ``quick_order``. One per site and string order."""
+
+    __slots__ = ("objs", "keys", "rank")
+    LIMIT = 1_000
+
+    def __init__(self) -> None:
+        self.objs: list = []  # the elements met, in TLC's order
+        self.keys: list = []  # their order keys
+        self.rank: dict[int, int] = {}  # id(element) -> its index in objs
+
+    def order(self, s: frozenset) -> Any:
+        """The elements of ``s`` in TLC's order (what ``quick_order(s)`` is)."""
+        if len(s) < 2:
+            return quick_order(s)
+        items = list(s)
+        c = items[0].__class__
+        if c is int or c is str:
+            return quick_order(s)
+        get = self.rank.__getitem__
+        try:
+            ranks = list(map(get, map(id, items)))
+        except KeyError:
+            if not self._learn(items):
+                return quick_order(s)
+            ranks = list(map(self.rank.__getitem__, map(id, items)))
+        return list(map(items.__getitem__, sorted(range(len(items)), key=ranks.__getitem__)))
+
+    def _learn(self, items: list) -> bool:
+        rank = self.rank
+        new = [x for x in items if id(x) not in rank]
+        if len(self.objs) + len(new) > self.LIMIT:
+            return False
+        so = _ORDER.get()
+        objs, keys = self.objs, self.keys
+        for x in new:
+            k = _tk(x, so)
+            i = _bisect_right(keys, k)
+            keys.insert(i, k)
+            objs.insert(i, x)
+        self.rank = {id(x): i for i, x in enumerate(objs)}
+        return True
 
 
 def _eq_kind(v: Any) -> int:

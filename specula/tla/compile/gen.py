@@ -253,7 +253,7 @@ def _exput(f: Any, keys: tuple, v: Any) -> Any:
 def _cup1(S: Any, x: Any, strict: Callable, left: bool) -> Any:
     """``S \\cup {x}`` (``{x} \\cup S`` when ``left``) when x is not known to be in S."""
     if S.__class__ is frozenset:
-        return S | frozenset((x,))
+        return S.union((x,))  # (no one-element set built first)
     return strict(frozenset((x,)), S) if left else strict(S, frozenset((x,)))
 
 
