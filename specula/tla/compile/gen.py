@@ -671,6 +671,12 @@ class Generator:
             return None
         parts = [self.sub(a, env) for a in args]
         deps = set().union(*[p[1] for p in parts])
+        if deps and name in ("\\in", "\\notin") and isinstance(args[1], A.SetEnum) and args[1].elems \
+                and parts[1][0].startswith(_ENUM_OPEN) and parts[1][0].endswith(_ENUM_CLOSE):
+            # x \in {a, b}: membership in the tuple of the elements (no set built and hashed)
+            elems = parts[1][0][len(_ENUM_OPEN):-len(_ENUM_CLOSE)]
+            test = "not in" if name == "\\notin" else "in"
+            return f"(({parts[0][0]}) {test} ({elems},))", deps, 1 + sum(p[2] for p in parts)
         if deps and name == "\\cup" and not (self.in_iterable or self.in_comp):
             grown = self._cup1(op, args, parts)
             if grown is not None:
