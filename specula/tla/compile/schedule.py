@@ -18,6 +18,7 @@ __all__ = ["Call", "Loop", "Guard", "fuse"]
 
 _MEMO = re.compile(r"\b_m\d+\b")
 _INIT = re.compile(r"^ *(_m\d+) = _U$")
+_READS_N = re.compile(r"\bn\b")  # the next values (n[i], or n passed to a closure)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,16 @@ def _shared(body: tuple) -> set[str]:
     return {m for m, k in seen.items() if k > 1}
 
 
+def _guarded(body: list[str]) -> bool:
+    """Whether an inlined action ``body`` is one ``if`` whose condition does not read ``n`` (the
+    next values): the list of next values is then made inside it, not for every failing guard."""
+    if len(body) < 2 or not body[0].startswith("        if ") or not body[0].endswith(":"):
+        return False
+    if _READS_N.search(body[0]):
+        return False
+    return all(ln.startswith("         ") for ln in body[1:])
+
+
 def _fuse(nodes: tuple, inline: bool) -> Callable | None:
     gns = _inline_ns(nodes) if inline else None
     if inline and gns is None:
@@ -114,7 +125,10 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
         if act is None:
             lines.append(f"{pad}{name(fn)}(s, _n, e)")
             return
-        lines.append(f"{pad}n = [_U] * {act.nvars}")
+        body = [ln for ln in act.body if not ((m := _INIT.match(ln)) is not None and m.group(1) in shared)]
+        late = _guarded(body)
+        if not late:
+            lines.append(f"{pad}n = [_U] * {act.nvars}")
         for r in act.reads:
             nm, _, src = r.strip().partition(" = ")
             if src.startswith("s["):
@@ -122,8 +136,11 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
             else:
                 lines.append(pad + r.strip())
         lines.append(f"{pad}try:")
-        lines.extend(pad + "    " + ln[8:] for ln in act.body
-                     if not ((m := _INIT.match(ln)) is not None and m.group(1) in shared))
+        for i, ln in enumerate(body):
+            lines.append(pad + "    " + ln[8:])
+            if late and i == 0:
+                # the action's list of next values, made once its first guard holds
+                lines.append(pad + "    " + body[1][8:len(body[1]) - len(body[1].lstrip())] + f"n = [_U] * {act.nvars}")
         lines.extend([
             f"{pad}except _FAULTS as _x:",
             f"{pad}    _mark = len(_out[0])",
