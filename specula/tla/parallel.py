@@ -3,10 +3,11 @@ the single-process search: the same verdict, counts, depth and counterexample.
 
 The checker searches the initial states itself, then forks N workers (the compiled model is
 inherited, never sent). Each worker owns the states whose key's values hash to it (the sum of
-per-value hashes, ``% N``; see ``_Part``) and keeps their part of the seen set. The search is
-level-synchronous: each worker expands its states of the level, routes every successor to its
-owner (as numbers of its values, in batches), and the owners keep the new states and check the
-invariants on them.
+per-value hashes, ``% N``, carried by the values' numbers; see ``_Part``) and keeps their part
+of the seen set (and marks the other workers' states it sent: each is sent once in the
+search). The search is level-synchronous: each worker expands its states of the level, routes
+every successor to its owner (as numbers of its values, in batches), and the owners keep the new
+states and check the invariants on them.
 
 Every successor has a place in the single-process order: ``(pos, j)``, the position of its
 parent in the level and its index among the parent's successors (``pos << 32 | j``). A state's
@@ -57,7 +58,9 @@ CHUNK = 512  # successors per batch sent to an owner
 # and a barrier per level cost more than they save on small levels)
 SPLIT_LEVEL = 1000
 PROTO = pickle.HIGHEST_PROTOCOL
-_RH_MASK = (1 << 24) - 1  # routing hashes: small ints (their sum is cheap)
+# the seen set's mark of a key owned by another worker that this worker sent it (its owner has it
+# since; this worker's own keys map to a gid, or to ~index of this level's candidates)
+SENT = -(1 << 62)
 _NONE = object()  # value 0 of every column: the key columns of a key that is not numbered
 _TLA_DIR = Path(__file__).resolve().parent
 
@@ -139,12 +142,17 @@ class _Part:
         self.ncols = width if self.ident else 2 * width
         self.tab_ids: list[dict] = [{_NONE: 0} for _ in range(self.ncols)]  # value -> number
         self.tab_vals: list[list] = [[_NONE] for _ in range(self.ncols)]  # number -> value
-        self.tab_rh: list[list] = [[0] for _ in range(self.ncols)]  # number -> routing hash
+        # per column, the next count of each routing residue r: a value's number is count * n + r,
+        # so that a key's owner, the sum of its values' residues mod n, is the sum of its numbers
+        # mod n (no table of routing hashes to read)
+        self.tab_next: list[list[int]] = [[1] + [0] * (n - 1) for _ in range(self.ncols)]
         # to each worker: per column, which numbers it was sent (their values); from each
         # worker: per column, its numbers -> this worker's
         self.known = [[bytearray(b"\x01") for _ in range(self.ncols)] for _ in range(n)]
         self.maps = [[[0] for _ in range(self.ncols)] for _ in range(n)]
-        self.seen: dict = {}  # key numbers -> gid, of this worker's states
+        # key numbers -> gid of this worker's states, ~index of this level's candidates, SENT
+        # for the keys of the other workers' states that this worker sent (never sent twice)
+        self.seen: dict = {}
         self.keys: list = []  # local index -> key numbers
         self.parent = array("q")
         self.action = array("i")
@@ -168,8 +176,8 @@ class _Part:
         self._reset_level()
 
     def _reset_level(self) -> None:
-        self.cand: dict = {}  # key numbers -> candidate index, this level's candidates
-        self.c_place: list[int] = []  # by candidate index: the smallest place seen
+        self.c_key: list = []  # by candidate index: the key numbers (seen[key] is ~index)
+        self.c_place: list[int] = []  # ... the smallest place seen
         self.c_act: list[int] = []  # ... its action
         self.c_pg: list[int] = []  # ... its parent's gid
         self.c_sid: list = []  # ... its state's numbers (without a key function: the key)
@@ -198,14 +206,20 @@ class _Part:
         return tuple(out)
 
     def _number(self, col: int, v: Any) -> int:
-        """Give the value ``v``, new in column ``col``, the next number of that column."""
-        vals = self.tab_vals[col]
-        x = len(vals)
+        """Give the value ``v``, new in column ``col``, the next number of that column with its
+        routing residue: the owner of a state is a function of its values only (the same in
+        every worker; a key column is hashed as the state column of the same variable), the sum
+        of the residues mod n, which is the sum of the numbers mod n."""
+        n = self.n
+        r = hash((col % self.width, v)) % n
+        nxt = self.tab_next[col]
+        x = nxt[r] * n + r
+        nxt[r] += 1
         self.tab_ids[col][v] = x
-        vals.append(v)
-        # the owner of a state is a function of its values only (the same in every worker): a
-        # key column is hashed as the state column of the same variable
-        self.tab_rh[col].append(hash((col % self.width, v)) & _RH_MASK)
+        vals = self.tab_vals[col]
+        if x >= len(vals):  # (numbers are dense but for the residues' imbalance)
+            vals.extend([_NONE] * (x + 1 - len(vals)))
+        vals[x] = v
         return x
 
     def _state(self, sid: tuple) -> State:
@@ -216,11 +230,11 @@ class _Part:
         n = self.n
         if self.ident:
             k = self._ids(kv, 0)
-            return k, sum(map(list.__getitem__, self.tab_rh, k)) % n
+            return k, sum(k) % n
         w = self.width
         if kv.__class__ is tuple and len(kv) == w:
             k = self._ids(kv, w)
-            return k, sum(map(list.__getitem__, self.tab_rh[w:], k)) % n
+            return k, sum(k) % n
         return ("#", kv), hash(kv) % n
 
     def _key_value(self, k: tuple) -> Any:
@@ -268,10 +282,9 @@ class _Part:
         share, tab_ids = self._share, self.tab_ids
         width = self.width
         for c, x, v in fresh:
-            v = share(v)
-            lid = tab_ids[c].get(v)
+            lid = tab_ids[c].get(v)  # (a value this worker met already needs no sharing)
             if lid is None:
-                lid = self._number(c, v)
+                lid = self._number(c, share(v))
             mp = maps[c]
             if x >= len(mp):
                 mp.extend([0] * (x + 1 - len(mp)))
@@ -287,23 +300,24 @@ class _Part:
             keys = list(zip(*cols[width:]))
             for i, kv in odd:
                 keys[i] = ("#", kv)
-        seen, cand = self.seen, self.cand
-        c_place, c_act, c_pg, c_sid = self.c_place, self.c_act, self.c_pg, self.c_sid
+        seen = self.seen
+        c_key, c_place, c_act, c_pg, c_sid = self.c_key, self.c_place, self.c_act, self.c_pg, self.c_sid
         for k, place, ai, pg, sid in zip(keys, places, acts, pgs, sids):
-            if k in seen:
-                continue
-            ci = cand.get(k)
-            if ci is None:
-                cand[k] = len(c_place)
+            g = seen.get(k)
+            if g is None:
+                seen[k] = ~len(c_place)
+                c_key.append(k)
                 c_place.append(place)
                 c_act.append(ai)
                 c_pg.append(pg)
                 c_sid.append(sid)
-            elif place < c_place[ci]:
-                c_place[ci] = place
-                c_act[ci] = ai
-                c_pg[ci] = pg
-                c_sid[ci] = sid
+            elif g < 0:
+                ci = ~g
+                if place < c_place[ci]:
+                    c_place[ci] = place
+                    c_act[ci] = ai
+                    c_pg[ci] = pg
+                    c_sid[ci] = sid
 
     def _drain(self, timeout: float | None) -> None:
         inbox = self.inboxes[self.w]
@@ -321,7 +335,7 @@ class _Part:
             os._exit(3)
 
     def _progress(self) -> None:
-        self.results.put(pickle.dumps(("p", self.w, self.generated, self.expanded, len(self.cand)), PROTO))
+        self.results.put(pickle.dumps(("p", self.w, self.generated, self.expanded, len(self.c_key)), PROTO))
 
     # ---- one level ---------------------------------------------------------------------------
     def expand(self) -> None:
@@ -334,13 +348,12 @@ class _Part:
         check_deadlock = plan.check_deadlock
         dget, lget = dict.get, list.__getitem__
         s_ids, s_vals = self.tab_ids[:width], self.tab_vals[:width]
-        k_ids, k_rh = (s_ids, self.tab_rh[:width]) if ident else (self.tab_ids[width:], self.tab_rh[width:])
+        k_ids = s_ids if ident else self.tab_ids[width:]
         ids_of = self._ids
         nokey = (0,) * width
         boxes: list = [None] * n
-        sent: list[set] = [set() for _ in range(n)]
-        seen, cand = self.seen, self.cand
-        c_place, c_act, c_pg, c_sid = self.c_place, self.c_act, self.c_pg, self.c_sid
+        seen = self.seen
+        c_key, c_place, c_act, c_pg, c_sid = self.c_key, self.c_place, self.c_act, self.c_pg, self.c_sid
         exp_pos, exp_n, succ_act = self.exp_pos, self.exp_n, self.succ_act
         states, lv_pos, lv_gid = self.lv_states, self.lv_pos, self.lv_gid
         next_tick = time.monotonic() + self.progress_every
@@ -377,7 +390,7 @@ class _Part:
                         kv = None
                         if ident:
                             k = sid
-                            o = sum(map(lget, k_rh, k)) % n
+                            o = sum(k) % n
                         else:
                             # the table's values: the key's memos meet them by identity
                             kv = key(tuple(map(lget, s_vals, sid)))
@@ -385,28 +398,32 @@ class _Part:
                                 k = tuple(map(dget, k_ids, kv))
                                 if None in k:
                                     k = ids_of(kv, width, k)
-                                o = sum(map(lget, k_rh, k)) % n
+                                o = sum(k) % n
                                 kv = None
                             else:  # a key that is not a state-wide tuple: by value
                                 k = ("#", kv)
                                 o = hash(kv) % n
                         place = base | j
                         if o == w:
-                            if k not in seen:
-                                ci = cand.get(k)
-                                if ci is None:
-                                    cand[k] = len(c_place)
-                                    c_place.append(place)
-                                    c_act.append(ai)
-                                    c_pg.append(pg)
-                                    c_sid.append(sid)
-                                elif place < c_place[ci]:
+                            g = seen.get(k)
+                            if g is None:
+                                seen[k] = ~len(c_place)
+                                c_key.append(k)
+                                c_place.append(place)
+                                c_act.append(ai)
+                                c_pg.append(pg)
+                                c_sid.append(sid)
+                            elif g < 0:
+                                ci = ~g
+                                if place < c_place[ci]:
                                     c_place[ci] = place
                                     c_act[ci] = ai
                                     c_pg[ci] = pg
                                     c_sid[ci] = sid
-                        elif k not in sent[o]:  # this worker's first place of k is its smallest
-                            sent[o].add(k)
+                        elif k not in seen:
+                            # this worker's first place of k is its smallest; in a later level
+                            # its owner has it already
+                            seen[k] = SENT
                             box = boxes[o]
                             if box is None:
                                 box = boxes[o] = ([], [], [], [], [])
@@ -454,6 +471,8 @@ class _Part:
             if self.event is not None:
                 break  # everything after it is after the single search's stop
             if i & 31 == 0:
+                if i & 16383 == 0:
+                    gc.freeze()  # (as the single search: the tables and the seen set hold no garbage)
                 self._drain(None)
                 now = time.monotonic()
                 if now >= next_tick:
@@ -467,7 +486,7 @@ class _Part:
                 if boxes[o] is not None:
                     self._flush(o, boxes[o])
                 self._put(self.inboxes[o], ("e", w))
-        del boxes, sent
+        del boxes
         while self.ends < n - 1:
             self._drain(1.0)
             self._alive_parent()
@@ -477,9 +496,8 @@ class _Part:
         """Keep this level's new states (in the single search's order) and check the invariants
         on them up to the first violation; report to the checker."""
         c_place, c_act, c_pg, c_sid = self.c_place, self.c_act, self.c_pg, self.c_sid
-        c_key = list(self.cand)  # by candidate index (the dict keeps the order of insertion)
+        c_key = self.c_key
         order = sorted(range(len(c_place)), key=c_place.__getitem__)
-        self.cand = {}
         invariants = self.plan.invariants
         keys, parent, action, seen = self.keys, self.parent, self.action, self.seen
         n, w, base = self.n, self.w, self.base
@@ -519,6 +537,7 @@ class _Part:
                     check = False
         self.event = event
         self.lv_states, self.lv_gid = states, gids
+        gc.freeze()
         self.new_places = places
         cov_gen = [0] * self.n_actions
         for a in self.succ_act:
