@@ -64,3 +64,20 @@ def test_bad_cfg_line(tmp_path, capsys) -> None:
     (tmp_path / "B.cfg").write_text("INIT Init\nNEXT\n")
     assert main(["check", str(spec)]) == 2
     assert "B.cfg:3" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, rc", [("Bank", 0), ("Jugs", 1)])
+def test_python_m_specula_process(name: str, rc: int) -> None:
+    """``python -m specula check`` as its own process (specula/__main__.py leaves what the
+    command built to the operating system at exit): the exit code, and the whole JSON report
+    printed, with TLC's figures (tests/tla/specs/expected.json)."""
+    import subprocess
+    import sys
+
+    exp = json.loads((SPECS / "expected.json").read_text())[name]
+    proc = subprocess.run([sys.executable, "-m", "specula", "check", str(SPECS / f"{name}.tla"), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == rc, proc.stderr[-2000:]
+    data = json.loads(proc.stdout)
+    assert (data["verdict"], data["distinct"], data["generated"], data["depth"]) == \
+        (exp["verdict"], exp["distinct"], exp["generated"], exp["depth"])
