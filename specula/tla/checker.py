@@ -731,6 +731,7 @@ class _Search:
         generated = self.generated
         composed = self.runtime.composed if self.runtime is not None else [0, 0]
         intern = getattr(model, "intern_state", identity)  # optional in the model protocol
+        in_constraints = bool(constraints or acons)
         try:
             while level_states:
                 if max_depth is not None and self.depth >= max_depth:
@@ -754,7 +755,7 @@ class _Search:
                             deadlocked = False
                             generated += 1
                             cov_gen[ai] += 1
-                            if constraints or acons:
+                            if in_constraints:
                                 in_model = True
                                 for _, c in constraints:
                                     if not c(succ):
@@ -808,16 +809,17 @@ class _Search:
                                         extra = [] if idx >= 0 else [(ai, succ)]
                                         at = idx if idx >= 0 else pidx
                                         raise _Found("invariant", f"Invariant {name} is violated.", name, at, extra)
-                            for name, ap in aprops:
-                                if not ap(st, succ):
-                                    self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states))
-                                    raise _Found(
-                                        "action-property",
-                                        f"Action property {name} is violated.",
-                                        name,
-                                        pidx,
-                                        [(ai, succ)],
-                                    )
+                            if aprops:
+                                for name, ap in aprops:
+                                    if not ap(st, succ):
+                                        self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states))
+                                        raise _Found(
+                                            "action-property",
+                                            f"Action property {name} is violated.",
+                                            name,
+                                            pidx,
+                                            [(ai, succ)],
+                                        )
                     except EvalError as exc:
                         self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states))
                         bad = exc.state if isinstance(exc.state, tuple) else None

@@ -402,8 +402,7 @@ class Model:
         """The state with each component replaced by an equal value already seen in the same
         variable (one pool per variable, so booleans and integers of different variables never
         meet). Sharing the values of stored states halves the memory of a search."""
-        pools = self._pools
-        return tuple([p.setdefault(v, v) for p, v in zip(pools, state)])
+        return tuple(map(dict.setdefault, self._pools, state, state))  # no Python-level loop
 
     def action_successors(self, node: Any, env: Env) -> Callable[[State], list[State]] | None:
         """The successors of the action ``node`` from a state through its generated code."""
