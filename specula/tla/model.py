@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -24,6 +24,7 @@ from specula.tla.compile.schedule import Call, Guard, Loop, fuse
 from specula.tla.syntax import parse_module
 from specula.tla.values import (
     Fn,
+    apply_fn,
     current_string_order,
     ModelValue,
     ValueFault,
@@ -484,7 +485,10 @@ class Model:
         # states, so an unchanged or recurring value is the same object), 2 the same for a tuple
         # of variables, 3 is ``\A x \in S : P(x)`` with P reading no variable: the elements of S
         # P holds for are remembered (TypeOK's ``\A m \in msgs : m \in Messages``: a new set of
-        # messages shares all but one of its elements with the old one)
+        # messages shares all but one of its elements with the old one), 4 is ``\A x \in D : P``
+        # with D constant and P reading the state only as ``v[x]`` and not x otherwise: the parts
+        # ``v[x]`` P holds for are remembered (``\A p, q \in Proc : Len(network[p][q]) <= 3``:
+        # a new network shares all but one or two rows with the old one)
         plan: list[tuple[int, Callable, Any, dict]] = []
         for n, env in conjuncts:
             each = self._each_conjunct(n, env)
@@ -492,6 +496,10 @@ class Model:
                 plan.append((3, each[0], each, {}))
                 continue
             fn, _ = c.expr(n, env)
+            parts = self._parts_conjunct(n, env)
+            if parts is not None:
+                plan.append((4, fn, parts, {}))
+                continue
             vs = c.state_vars(n, env)
             ix = tuple(sorted(vs)) if vs and len(vs) <= 4 else None
             if ix is None:
@@ -526,6 +534,46 @@ class Model:
         if any(d in (STATE, PRIME, IMPURE) for d in deps):
             return None
         return (dfn, dfn, body, slot, tuple(range(lo + 1, c.nslots)))
+
+    def _parts_conjunct(self, n: Any, env: Env) -> tuple | None:
+        """``\\A x \\in D : P`` (the first of its names; the rest stay a ``\\A`` in P) with D
+        reading no variable, P reading the state only as ``v[x]`` (one variable v) and x nowhere
+        else, nothing impure: (v's index, D's fn, P's fn with ``v[x]`` in a slot, that slot, P's
+        own slots, the parts remembered, the rewritten P), else None."""
+        if not isinstance(n, A.Quant) or n.kind != "A" or not n.bounds:
+            return None
+        b = n.bounds[0]
+        if b.tuple or b.domain is None:
+            return None
+        c = self.compiler
+        if c.state_vars(b.domain, env) != frozenset():
+            return None
+        x = b.names[0]
+        rest = ((replace(b, names=b.names[1:]),) if len(b.names) > 1 else ()) + n.bounds[1:]
+        body = replace(n, bounds=rest) if rest else n.body
+        var = _part_var(body, x)
+        if var is None:
+            return None
+        got = c.try_resolve(var, env)
+        if got is None or got[0] != "var":
+            return None
+        body = _with_part(body, var, x)
+        if any(isinstance(y, (A.Name, A.OpApp)) and y.name in (x, var) for y in A.walk(body)):
+            return None
+        try:
+            dfn, _ = c.expr(b.domain, env)
+            lo = c.nslots
+            slot = c.new_slot()
+            benv = env.bind({_PART: ("slot", slot)})
+            if c.state_vars(body, benv) != frozenset():
+                return None
+            bfn, deps = c.expr(body, benv)
+        except (EvalError, CompileError):
+            return None
+        if any(d in (STATE, PRIME, IMPURE) for d in deps):
+            return None
+        # (the rewritten body is kept: compile-time caches may key on its nodes' ids)
+        return (got[1], dfn, bfn, slot, tuple(range(lo + 1, c.nslots)), {}, body)
 
     def compile_alias(self, name_or_expr: str) -> Callable[[State, State], Any]:
         """TLC's ALIAS: a record computed from a trace state and the next one (primed variables),
@@ -681,6 +729,34 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
                       f"                _c{i}.clear()",
                       f"            _c{i}[_id(x)] = x"]
             ns["_U"] = UNSET
+        elif kind == 4:
+            vi, dfn, body, slot, rest, parts, _ = ix
+            ns[f"_d{i}"], ns[f"_b{i}"], ns[f"_p{i}"] = dfn, body, parts
+            lines += [f"        v = state[{vi}]", f"        if _c{i}.get(_id(v)) is not v:",
+                      f"            dom = _d{i}(state, None, _e)",
+                      "            if dom.__class__ is not frozenset:  # (a lazy domain: the conjunct as it is)",
+                      f"                r = _f{i}(state, None, _e)",
+                      "                if r is not True:",
+                      "                    return False if r is False else _whole(state)",
+                      "            else:",
+                      "              for x in dom:",
+                      "                try:",
+                      "                    p = v[x - 1] if v.__class__ is tuple and x.__class__ is int and 0 < x <= len(v) "
+                      "else _ap(v, x)",
+                      "                except Exception:",
+                      "                    return _whole(state)",
+                      f"                if _p{i}.get(_id(p)) is p:",
+                      "                    continue"] + [f"                _e[{j}] = _U" for j in rest] + [
+                      f"                _e[{slot}] = p",
+                      f"                if _b{i}(state, None, _e) is not True:",
+                      "                    return _whole(state)",
+                      f"                if len(_p{i}) > _R:",
+                      f"                    _p{i}.clear()",
+                      f"                _p{i}[_id(p)] = p",
+                      f"            if len(_c{i}) > _R:",
+                      f"                _c{i}.clear()",
+                      f"            _c{i}[_id(v)] = v"]
+            ns["_U"], ns["_ap"] = UNSET, apply_fn
         else:
             lines += [f"        r = _f{i}(state, None, _e)", "        if r is not True:",
                       "            return False if r is False else _whole(state)"]
@@ -689,6 +765,35 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
               "    return True"]
     exec(compile("\n".join(lines), "<invariant plan>", "exec"), ns)  # noqa: S102 - generated from the plan
     return ns["_pred"]
+
+
+_PART = "\x00part"  # the name of ``v[x]`` in the body of a kind-4 conjunct (no TLA+ name)
+
+
+def _is_name(n: Any, name: str | None = None) -> bool:
+    return (isinstance(n, A.Name) or (isinstance(n, A.OpApp) and not n.args and not n.prefix)) \
+        and (name is None or n.name == name)
+
+
+def _part_var(body: Any, x: str) -> str | None:
+    """The name v of the first ``v[x]`` in ``body``, else None."""
+    for y in A.walk(body):
+        if isinstance(y, A.FuncApp) and len(y.args) == 1 and _is_name(y.args[0], x) and _is_name(y.fn):
+            return y.fn.name
+    return None
+
+
+def _with_part(node: Any, var: str, x: str) -> Any:
+    """``node`` with each ``var[x]`` replaced by the name ``_PART``."""
+    if isinstance(node, tuple):
+        return tuple(_with_part(y, var, x) for y in node)
+    if not isinstance(node, A.Node):
+        return node
+    if isinstance(node, A.FuncApp) and len(node.args) == 1 and _is_name(node.args[0], x) \
+            and _is_name(node.fn, var):
+        return A.Name(_PART, span=node.span)
+    return replace(node, **{f.name: _with_part(getattr(node, f.name), var, x)
+                            for f in fields(node) if f.init and f.name != "span"})
 
 
 def _action_successors(model: Model, node: Any, env: Env) -> Callable[[State], list[State]] | None:
