@@ -66,16 +66,27 @@ def test_bad_cfg_line(tmp_path, capsys) -> None:
     assert "B.cfg:3" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("entry", ["python -m specula", "specula script"])
 @pytest.mark.parametrize("name, rc", [("Bank", 0), ("Jugs", 1)])
-def test_python_m_specula_process(name: str, rc: int) -> None:
-    """``python -m specula check`` as its own process (specula/__main__.py leaves what the
-    command built to the operating system at exit): the exit code, and the whole JSON report
-    printed, with TLC's figures (tests/tla/specs/expected.json)."""
+def test_specula_process(name: str, rc: int, entry: str) -> None:
+    """``python -m specula check`` and the installed ``specula`` script as their own process
+    (both end through ``specula.cli.console``, which leaves what the command built to the
+    operating system at exit): the exit code, and the whole JSON report printed, with TLC's
+    figures (tests/tla/specs/expected.json)."""
     import subprocess
     import sys
+    from importlib.metadata import entry_points
 
+    if entry == "specula script":
+        script = Path(sys.executable).parent / "specula"
+        if not script.is_file():
+            pytest.skip("no specula script beside this interpreter (not installed into this environment)")
+        assert [e.value for e in entry_points(group="console_scripts", name="specula")] == ["specula.cli:console"]
+        cmd = [str(script)]
+    else:
+        cmd = [sys.executable, "-m", "specula"]
     exp = json.loads((SPECS / "expected.json").read_text())[name]
-    proc = subprocess.run([sys.executable, "-m", "specula", "check", str(SPECS / f"{name}.tla"), "--json"],
+    proc = subprocess.run([*cmd, "check", str(SPECS / f"{name}.tla"), "--json"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == rc, proc.stderr[-2000:]
     data = json.loads(proc.stdout)
