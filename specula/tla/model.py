@@ -488,7 +488,8 @@ class Model:
         # messages shares all but one of its elements with the old one), 4 is ``\A x \in D : P``
         # with D constant and P reading the state only as ``v[x]`` and not x otherwise: the parts
         # ``v[x]`` P holds for are remembered (``\A p, q \in Proc : Len(network[p][q]) <= 3``:
-        # a new network shares all but one or two rows with the old one)
+        # a new network shares all but one or two rows with the old one; not for by_value: a
+        # constraint's successors are not interned, its parts are new objects)
         plan: list[tuple[int, Callable, Any, dict]] = []
         for n, env in conjuncts:
             each = self._each_conjunct(n, env)
@@ -496,7 +497,7 @@ class Model:
                 plan.append((3, each[0], each, {}))
                 continue
             fn, _ = c.expr(n, env)
-            parts = self._parts_conjunct(n, env)
+            parts = None if by_value else self._parts_conjunct(n, env)
             if parts is not None:
                 plan.append((4, fn, parts, {}))
                 continue
@@ -748,8 +749,9 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
                       f"                if _p{i}.get(_id(p)) is p:",
                       "                    continue"] + [f"                _e[{j}] = _U" for j in rest] + [
                       f"                _e[{slot}] = p",
-                      f"                if _b{i}(state, None, _e) is not True:",
-                      "                    return _whole(state)",
+                      f"                if _b{i}(state, None, _e) is not True:  # the conjunct alone, as kind 1",
+                      f"                    r = _f{i}(state, None, _e)",
+                      "                    return False if r is False else _whole(state)",
                       f"                if len(_p{i}) > _R:",
                       f"                    _p{i}.clear()",
                       f"                _p{i}[_id(p)] = p",
