@@ -699,20 +699,22 @@ class Generator:
         binds = [f"(({ts} := {s}).__class__ is _frozenset)", f"(({tx} := {x}) is {tx})"]
         if left:
             binds.reverse()  # {e} first
+        strict = self._strict_name(op)
+        return f"({ts} if {binds[0]} & {binds[1]} and {tx} in {ts} else _cup1({ts}, {tx}, {strict}, {left}))"
+
+    def _strict_name(self, op: Operator) -> str:
+        """The name the generated code calls ``op``'s strict implementation by (bound once)."""
         strict = self._op_names.get(id(op))
         if strict is None:
             strict = self._op_names[id(op)] = f"_op{len(self._op_names)}"
             self.ns[strict] = op.strict
-        return f"({ts} if {binds[0]} & {binds[1]} and {tx} in {ts} else _cup1({ts}, {tx}, {strict}, {left}))"
+        return strict
 
     def apply(self, op: Operator, srcs: list[str], args: tuple = ()) -> str:
         """Source applying the registry operator ``op`` to operand sources: its fast template
         under its type guards, its strict implementation otherwise. An operand tested by a guard
         is evaluated once: it is an atom (slot, variable, literal) or bound by a walrus."""
-        strict = self._op_names.get(id(op))
-        if strict is None:
-            strict = self._op_names[id(op)] = f"_op{len(self._op_names)}"
-            self.ns[strict] = op.strict
+        strict = self._strict_name(op)
         if op.name == "=" or op.name == "#":
             return _equality(self, op.name == "#", srcs, strict)
         if op.fast is None:
