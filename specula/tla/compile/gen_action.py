@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
+from specula.tla.compile.dominance import bind_once
 from specula.tla.compile.env import PRIME, UNSET, Unassigned
 from specula.tla.compile.gen import FAULTS, fault, is_boolish
 from specula.tla.values import ValueFault, current_string_order, enumerate_set, quick_order
@@ -118,11 +119,13 @@ class ActionGenerator:
         for _ in range(2):
             # a local read inside a comprehension or lambda is a cell, made at every call: those
             # are read from s and e where they are used (the second round)
-            lbody, reads = _localize(_local_lets(_memo_inits(body or ["        pass"])), fixed, init, nested)
+            lbody, reads = _localize(bind_once(_local_lets(_memo_inits(body or ["        pass"]))), fixed, init, nested)
             text = "\n".join(lbody)
             # (a binding reset where its LET or operator begins is set before any read of it)
+            # (a binding every read of which is its assignment or follows one needs none)
             reads += [f"    {m} = _U" for m in sorted({m for m in _MEMO_NAME.findall(text) if m[1] == "l"
-                                                       and not re.search(rf"^ *{m} = _U$", text, re.M)})]
+                                                       and not re.search(rf"^ *{m} = _U$", text, re.M)
+                                                       and f"({m} if {m} is not _U else" in text})]
             src = ["def _act(s, n, e):", f"    n = [_U] * {nvars}"] + reads + ["    try:"] + lbody + [
                 "    except _FAULTS as _x:",
                 "        _mark = len(_out[0])",
@@ -539,11 +542,14 @@ def _place_inits(lines: list[str], names: set[str]) -> list[str]:
 
 def _local_lets(lines: list[str]) -> list[str]:
     """``lines`` with the LET/argument locals ``_l<k>`` not storing into their slot ``e[k]``
-    when nothing else reads the slot (no closure called, no comprehension reading it)."""
+    when nothing else reads the slot (no closure called, no comprehension reading it), and
+    without the slot's resets then (the closures that run the action again after a fault reset
+    the slots of their LETs and arguments themselves)."""
     text = "\n".join(lines)
     if "(s, n, e)" in text:
         return lines
     names = set(re.findall(r"\(_l(\d+) if _l\1 is not _U else", text))
+    dead: set[str] = set()
     for k in names:
         pre = f"(e[{k}] if e[{k}] is not _U else _st(e, {k}, "
         n = text.count(f"(_l{k} := {pre}")
@@ -555,7 +561,8 @@ def _local_lets(lines: list[str]) -> list[str]:
                 ln = _unwrap(ln, at, len(pre))
             out.append(ln)
         text = "\n".join(out)
-    return text.split("\n")
+        dead.add(f"e[{k}] = _U")
+    return [ln for ln in text.split("\n") if ln.strip() not in dead]
 
 
 def _unwrap(ln: str, at: int, skip: int = 0) -> str:
