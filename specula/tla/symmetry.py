@@ -330,11 +330,19 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
     def mix(packed: int, salt: Any) -> int:
         """Each nonzero lane of ``packed`` re-hashed with ``salt`` (never 0: it still occurs)."""
         out = 0
+        if n <= 8:  # a lane at a time (cheaper than finding the occupied ones in a big int)
+            for sh in shifts:
+                lane = (packed >> sh) & _LANE
+                if lane:
+                    out |= ((hash((lane, salt)) & _MASK) | 1) << sh
+            return out
+        sh = 0
         while packed:
-            sh = ((packed & -packed).bit_length() - 1) // _LANE_BITS * _LANE_BITS
-            lane = (packed >> sh) & _LANE
-            packed ^= lane << sh
-            out |= ((hash((lane, salt)) & _MASK) | 1) << sh
+            lane = packed & _LANE
+            if lane:
+                out |= ((hash((lane, salt)) & _MASK) | 1) << sh
+            packed >>= _LANE_BITS
+            sh += _LANE_BITS
         return out
 
     def analyse(v: Any) -> tuple:
@@ -503,6 +511,9 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
     # packed signature vector -> the one permutation putting it in order, when that depends
     # on nothing else (most states: no tie between points that occur)
     by_sig: dict[int, int] = {}
+    # the group is the symmetric group of all the points: a ranking of them -> the permutation
+    single = orbits is not None and len(orbits) == 1
+    by_rank: dict[tuple, int] = {}
     nones: list = []
 
     def image(e: list, k: int) -> Any:
@@ -520,15 +531,26 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
         if not packed:
             return s  # no symmetric model value occurs: every permutation leaves s as it is
         k = by_sig.get(packed)
+        cands = None
         if k is None:
-            cands, own = candidates(s, [(packed >> sh) & _LANE for sh in shifts])
-            k = cands[0]
+            sig = [(packed >> sh) & _LANE for sh in shifts]
+            if single and len(set(sig)) == n:
+                # one orbit and no tie (most states): the permutation sorting the points by signature
+                ranked = tuple(sorted(range(n), key=sig.__getitem__))
+                k = by_rank.get(ranked)
+                if k is None:
+                    img = [0] * n
+                    for pos, pt in enumerate(ranked):
+                        img[pt] = pos
+                    k = by_rank[ranked] = perm_at[tuple(img)]
+                own = False
+            else:
+                cands, own = candidates(s, sig)
+                k = cands[0]
             if not own:
                 if len(by_sig) > 200_000:
                     by_sig.clear()
                 by_sig[packed] = k
-        else:
-            cands = None
         if k == identity_at:
             best = s
         else:
