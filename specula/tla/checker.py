@@ -732,6 +732,10 @@ class _Search:
         composed = self.runtime.composed if self.runtime is not None else [0, 0]
         intern = getattr(model, "intern_state", identity)  # optional in the model protocol
         in_constraints = bool(constraints or acons)
+        # a planned predicate's step(succ, parent) takes a successor of a state it held for
+        # (Model.compile_invariant: the conjuncts of parent's unchanged variables hold)
+        inv_steps = [(name, inv, getattr(inv, "step", None)) for name, inv in invariants]
+        con_steps = [(c, getattr(c, "step", None)) for _, c in constraints]
         try:
             while level_states:
                 if max_depth is not None and self.depth >= max_depth:
@@ -757,8 +761,8 @@ class _Search:
                             cov_gen[ai] += 1
                             if in_constraints:
                                 in_model = True
-                                for _, c in constraints:
-                                    if not c(succ):
+                                for c, c_step in con_steps:
+                                    if not (c(succ) if c_step is None else c_step(succ, st)):
                                         in_model = False
                                         break
                                 if in_model:
@@ -800,8 +804,8 @@ class _Search:
                                 new = True
                                 idx = -1
                             if new:
-                                for name, inv in invariants:
-                                    if not inv(succ):
+                                for name, inv, i_step in inv_steps:
+                                    if not (inv(succ) if i_step is None else i_step(succ, st)):
                                         # TLC's queue: the rest of this level and the next one, without
                                         # the violating state (checked before it is enqueued)
                                         self._sync(generated, cov_gen, cov_new,

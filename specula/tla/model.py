@@ -681,9 +681,14 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
     conjunct in order (no loop over the plan, no tuple unpacking per conjunct and state):
     anything but TRUE, or an error, re-evaluates the whole predicate (``whole``) for TLC's
     error and its location, or returns FALSE. ``by_value``: the conjuncts of kinds 1 and 2
-    also remember their values by equality (looked up when the identity is not known)."""
-    ns: dict[str, Any] = {"_whole": whole, "_e": e, "_R": remember, "_EvalError": EvalError, "_id": id}
-    lines = ["def _pred(state):", "    try:"]
+    also remember their values by equality (looked up when the identity is not known).
+
+    The function has an attribute ``step(state, parent)``: the same predicate of a successor
+    of ``parent``, a state it held for; a conjunct of kinds 1, 2 and 4 whose variables are
+    ``parent``'s objects holds (no memory looked up), and a kind-4 part that is ``parent``'s
+    part at the same place too (most successors change one or two variables)."""
+    ns: dict[str, Any] = {"_whole": whole, "_e": e, "_R": remember, "_EvalError": EvalError, "_id": id,
+                          "_U": UNSET, "_ap": apply_fn, "_NO": object(), "_Fn": Fn}
 
     def remember_if_true(i: int, key: str, value: str, pad: str = "") -> list[str]:
         """Evaluate conjunct i; anything but TRUE ends the predicate, TRUE is remembered."""
@@ -699,74 +704,92 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
 
     for i, (kind, fn, ix, cache) in enumerate(plan):
         ns[f"_f{i}"], ns[f"_c{i}"], ns[f"_s{i}"] = fn, cache, set()
-        # by value: a value not known by identity is looked up by equality first
-        pad = "    " if by_value and kind in (1, 2) else ""
-        if kind == 1:
-            lines += [f"        v = state[{ix}]", f"        if _c{i}.get(_id(v)) is not v:"]
-            if by_value:
-                lines.append(f"          if v not in _s{i}:")
-            lines += remember_if_true(i, "_id(v)", "v", pad)
-        elif kind == 2:
-            vs = ", ".join(f"state[{j}]" for j in ix)
-            same = " and ".join(f"ent[{k}] is vals[{k}]" for k in range(len(ix)))
-            lines += [f"        vals = ({vs},)", "        k = tuple(map(_id, vals))", f"        ent = _c{i}.get(k)",
-                      f"        if ent is None or not ({same}):"]
-            if by_value:
-                lines.append(f"          if vals not in _s{i}:")
-            lines += remember_if_true(i, "k", "vals", pad)
-        elif kind == 3:
-            _, dfn, body, slot, rest = ix
-            ns[f"_d{i}"], ns[f"_b{i}"] = dfn, body
-            lines += [f"        dom = _d{i}(state, None, _e)",
-                      "        if dom.__class__ is not frozenset:",
-                      "            return _whole(state)",
-                      "        for x in dom:",
-                      f"            if _c{i}.get(_id(x)) is x:",
-                      "                continue"] + [f"            _e[{j}] = _U" for j in rest] + [
-                      f"            _e[{slot}] = x",
-                      f"            if _b{i}(state, None, _e) is not True:",
-                      "                return _whole(state)",
-                      f"            if len(_c{i}) > _R:",
-                      f"                _c{i}.clear()",
-                      f"            _c{i}[_id(x)] = x"]
-            ns["_U"] = UNSET
+        if kind == 3:
+            ns[f"_d{i}"], ns[f"_b{i}"] = ix[1], ix[2]
         elif kind == 4:
-            vi, dfn, body, slot, rest, parts, _ = ix
-            ns[f"_d{i}"], ns[f"_b{i}"], ns[f"_p{i}"] = dfn, body, parts
-            lines += [f"        v = state[{vi}]", f"        if _c{i}.get(_id(v)) is not v:",
-                      f"            dom = _d{i}(state, None, _e)",
-                      "            if dom.__class__ is not frozenset:  # (a lazy domain: the conjunct as it is)",
-                      f"                r = _f{i}(state, None, _e)",
-                      "                if r is not True:",
-                      "                    return False if r is False else _whole(state)",
-                      "            else:",
-                      "              for x in dom:",
-                      "                try:",
-                      "                    p = v[x - 1] if v.__class__ is tuple and x.__class__ is int and 0 < x <= len(v) "
-                      "else _ap(v, x)",
-                      "                except Exception:",
-                      "                    return _whole(state)",
-                      f"                if _p{i}.get(_id(p)) is p:",
-                      "                    continue"] + [f"                _e[{j}] = _U" for j in rest] + [
-                      f"                _e[{slot}] = p",
-                      f"                if _b{i}(state, None, _e) is not True:  # the conjunct alone, as kind 1",
-                      f"                    r = _f{i}(state, None, _e)",
-                      "                    return False if r is False else _whole(state)",
-                      f"                if len(_p{i}) > _R:",
-                      f"                    _p{i}.clear()",
-                      f"                _p{i}[_id(p)] = p",
-                      f"            if len(_c{i}) > _R:",
-                      f"                _c{i}.clear()",
-                      f"            _c{i}[_id(v)] = v"]
-            ns["_U"], ns["_ap"] = UNSET, apply_fn
-        else:
-            lines += [f"        r = _f{i}(state, None, _e)", "        if r is not True:",
-                      "            return False if r is False else _whole(state)"]
-    lines += ["    except _EvalError:",
-              "        return _whole(state)  # re-evaluated whole, for TLC's error location and order",
-              "    return True"]
-    exec(compile("\n".join(lines), "<invariant plan>", "exec"), ns)  # noqa: S102 - generated from the plan
-    return ns["_pred"]
+            ns[f"_d{i}"], ns[f"_b{i}"], ns[f"_p{i}"] = ix[1], ix[2], ix[5]
+
+    def body(step: bool) -> list[str]:
+        lines = ["def _step(state, parent):" if step else "def _pred(state):", "    try:"]
+        for i, (kind, fn, ix, cache) in enumerate(plan):
+            # by value: a value not known by identity is looked up by equality first
+            pad = "    " if by_value and kind in (1, 2) else ""
+            if kind == 1:
+                changed = f"v is not parent[{ix}] and " if step else ""
+                lines += [f"        v = state[{ix}]", f"        if {changed}_c{i}.get(_id(v)) is not v:"]
+                if by_value:
+                    lines.append(f"          if v not in _s{i}:")
+                lines += remember_if_true(i, "_id(v)", "v", pad)
+            elif kind == 2:
+                vs = ", ".join(f"state[{j}]" for j in ix)
+                same = " and ".join(f"ent[{k}] is vals[{k}]" for k in range(len(ix)))
+                if step:
+                    lines.append("        if " + " or ".join(f"state[{j}] is not parent[{j}]" for j in ix) + ":")
+                q = "  " if step else ""
+                lines += [q + x for x in [f"        vals = ({vs},)", "        k = tuple(map(_id, vals))",
+                                          f"        ent = _c{i}.get(k)", f"        if ent is None or not ({same}):"]]
+                if by_value:
+                    lines.append(q + f"          if vals not in _s{i}:")
+                lines += [q + x for x in remember_if_true(i, "k", "vals", pad)]
+            elif kind == 3:
+                _, dfn, _, slot, rest = ix
+                lines += [f"        dom = _d{i}(state, None, _e)",
+                          "        if dom.__class__ is not frozenset:",
+                          "            return _whole(state)",
+                          "        for x in dom:",
+                          f"            if _c{i}.get(_id(x)) is x:",
+                          "                continue"] + [f"            _e[{j}] = _U" for j in rest] + [
+                          f"            _e[{slot}] = x",
+                          f"            if _b{i}(state, None, _e) is not True:",
+                          "                return _whole(state)",
+                          f"            if len(_c{i}) > _R:",
+                          f"                _c{i}.clear()",
+                          f"            _c{i}[_id(x)] = x"]
+            elif kind == 4:
+                vi, dfn, _, slot, rest, _, _ = ix
+                changed = f"v is not (pv := parent[{vi}]) and " if step else ""
+                # (a part of parent's value at the same place held: parent is a state P held for)
+                same = ["                if p is (pv[x - 1] if pv.__class__ is tuple and x.__class__ is int and 0 < x <= len(pv) "
+                        "else pv.get(x, _NO) if pv.__class__ is _Fn else _NO):",
+                        "                    continue"] if step else []
+                lines += [f"        v = state[{vi}]", f"        if {changed}_c{i}.get(_id(v)) is not v:",
+                          f"            dom = _d{i}(state, None, _e)",
+                          "            if dom.__class__ is not frozenset:  # (a lazy domain: the conjunct as it is)",
+                          f"                r = _f{i}(state, None, _e)",
+                          "                if r is not True:",
+                          "                    return False if r is False else _whole(state)",
+                          "            else:",
+                          "              for x in dom:",
+                          "                try:",
+                          "                    p = v[x - 1] if v.__class__ is tuple and x.__class__ is int and 0 < x <= len(v) "
+                          "else _ap(v, x)",
+                          "                except Exception:",
+                          "                    return _whole(state)"] + same + [
+                          f"                if _p{i}.get(_id(p)) is p:",
+                          "                    continue"] + [f"                _e[{j}] = _U" for j in rest] + [
+                          f"                _e[{slot}] = p",
+                          f"                if _b{i}(state, None, _e) is not True:  # the conjunct alone, as kind 1",
+                          f"                    r = _f{i}(state, None, _e)",
+                          "                    return False if r is False else _whole(state)",
+                          f"                if len(_p{i}) > _R:",
+                          f"                    _p{i}.clear()",
+                          f"                _p{i}[_id(p)] = p",
+                          f"            if len(_c{i}) > _R:",
+                          f"                _c{i}.clear()",
+                          f"            _c{i}[_id(v)] = v"]
+            else:
+                lines += [f"        r = _f{i}(state, None, _e)", "        if r is not True:",
+                          "            return False if r is False else _whole(state)"]
+        lines += ["    except _EvalError:",
+                  "        return _whole(state)  # re-evaluated whole, for TLC's error location and order",
+                  "    return True"]
+        return lines
+
+    src = "\n".join(body(False) + [""] + body(True))
+    exec(compile(src, "<invariant plan>", "exec"), ns)  # noqa: S102 - generated from the plan
+    pred = ns["_pred"]
+    pred.step = ns["_step"]
+    return pred
 
 
 _PART = "\x00part"  # the name of ``v[x]`` in the body of a kind-4 conjunct (no TLA+ name)

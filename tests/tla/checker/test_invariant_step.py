@@ -1,0 +1,59 @@
+"""``Model.compile_invariant``'s ``step(succ, parent)``: the predicate of a successor of a state it
+held for, skipping the conjuncts of parent's unchanged variables (and a kind-4 conjunct's parts
+that are parent's parts). It must agree with the predicate itself on every step of a search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from specula.tla.checker import build_model
+
+# the spec of test_invariant_parts.py
+SPEC = """---- MODULE Parts ----
+EXTENDS Naturals, Sequences
+P == {1, 2}
+VARIABLES net, c
+Init == net = [p \\in P |-> [q \\in P |-> <<>>]] /\\ c = [p \\in P |-> 0]
+Send(p, q) == /\\ Len(net[p][q]) < 2
+              /\\ net' = [net EXCEPT ![p][q] = Append(@, c[p])]
+              /\\ c' = [c EXCEPT ![p] = (@ + 1) % K_MOD]
+Recv(p, q) == net[p][q] # <<>> /\\ net' = [net EXCEPT ![p][q] = Tail(@)] /\\ c' = c
+Next == \\E p, q \\in P : Send(p, q) \\/ Recv(p, q)
+Bounded2 == \\A p, q \\in P : Len(net[p][q]) <= 2
+Bounded1 == \\A p, q \\in P : Len(net[p][q]) <= 1
+Small == \\A p \\in P : \\A q \\in P : \\A i \\in DOMAIN net[p][q] : net[p][q][i] < 2
+CBound == \\A p \\in P : c[p] < 3
+Err == \\A p \\in P : net[p][1] = <<>> \\/ net[p][1][1] = 0 \\/ net[p][1][1] = {}
+====
+"""
+
+PREDS = ["Bounded1", "Bounded2", "Small", "CBound", "Bounded1 /\\ CBound /\\ c \\in [P -> 0..1]",
+         "\\A p \\in P : c[p] + Len(net[p][1]) < 3", "net[1][1] = <<>> /\\ c[1] = 0"]
+
+
+def test_step_agrees_with_the_predicate(tmp_path: Path):
+    p = tmp_path / "Parts.tla"
+    p.write_text(SPEC.replace("K_MOD", "3"), encoding="utf-8")
+    (tmp_path / "Parts.cfg").write_text("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n", encoding="utf-8")
+    model, _ = build_model(p, tmp_path / "Parts.cfg")
+    states = list(model.init_states())
+    seen = set(states)
+    edges = []
+    for s in states:  # breadth-first, every state (grows while iterated)
+        for _, t in model.next_states(s):
+            edges.append((s, t))
+            if t not in seen:
+                seen.add(t)
+                states.append(model.intern_state(t))
+    assert len(states) > 100
+    for text in PREDS:
+        for by_value in (False, True):
+            ref = model.compile_state_predicate(text)
+            pred = model.compile_invariant(text, by_value=by_value)
+            assert hasattr(pred, "step"), text
+            agree = 0
+            for s, t in edges:
+                if ref(s) is True:
+                    assert pred.step(t, s) == ref(t), (text, s, t)
+                    agree += 1
+            assert agree, text
