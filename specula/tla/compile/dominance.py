@@ -92,6 +92,7 @@ class _Pass:
         self.lines = lines
         self.edits: dict[int, list[tuple[int, int, bytes]]] = {}
         self.kept: set[str] = set()  # locals with a read that keeps its test
+        self.again: set[int] = set()  # lines resetting a local certainly reset already
 
     def edit(self, line: int, start: int, end: int, text: bytes) -> None:
         self.edits.setdefault(line, []).append((start, end, text))
@@ -179,6 +180,8 @@ class _Pass:
                 if isinstance(tg, ast.Name):
                     if _NAME.match(tg.id):
                         if isinstance(s.value, ast.Name) and s.value.id == "_U":
+                            if tg.id in st.unset and len(s.targets) == 1:
+                                self.again.add(s.lineno)
                             st.bound.discard(tg.id)
                             st.unset.add(tg.id)
                         else:
@@ -263,7 +266,7 @@ def bind_once(body: list[str]) -> list[str]:
         p.block(fn.body[0].body, _St(set(), set()))
     except (_Unknown, RecursionError):
         return body
-    if not p.edits:
+    if not p.edits and not p.again:
         return body
     # a reset no read observes any more (each is an assignment or follows one) goes
     loads: dict[str, int] = {}
@@ -275,10 +278,12 @@ def bind_once(body: list[str]) -> list[str]:
             sites[nm] = sites.get(nm, 0) + 1
     done = {nm for nm, k in sites.items() if nm not in p.kept and loads.get(nm, 0) == 2 * k}
     out = []
-    for ln in p.result()[3:]:
+    for i, ln in enumerate(p.result()):
+        if i < 3:
+            continue
         text = ln.decode()
         parts = text.split(" = ")
-        if len(parts) == 2 and parts[1] == "_U" and parts[0].strip() in done:
+        if len(parts) == 2 and parts[1] == "_U" and (parts[0].strip() in done or i in p.again):
             continue
         out.append(text)
     return out

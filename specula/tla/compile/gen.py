@@ -373,6 +373,10 @@ class Generator:
         # locals _l<slot> instead of frame slots; ``cse_slots``: the slots fixed during the body
         self.cse: dict | None = None
         self.cse_slots: frozenset = frozenset()
+        # the LET/argument slots read through their locals _l<k> in the body, and the memo locals
+        # that depend on some of them (reset again where those bindings are: gen_action)
+        self.cse_lets: set[int] = set()
+        self.memo_lets: dict[str, set[int]] = {}
         self._cse: dict[str, str] = {}
         self._GEN = {
             A.Name: self._name, A.Number: self._literal, A.String: self._literal, A.Bool: self._literal,
@@ -549,6 +553,7 @@ class Generator:
                     # holds the value too, for the closures the body calls
                     nm = f"_l{k}"
                     self.cse[nm] = True
+                    self.cse_lets.add(k)
                     return (f"({nm} if {nm} is not _U else ({nm} := (e[{k}] if e[{k}] is not _U else "
                             f"_st(e, {k}, {arg[0]}))))", set(arg[1]) | {k}, 1 + arg[2])
                 return f"(e[{k}] if e[{k}] is not _U else _st(e, {k}, {arg[0]}))", set(arg[1]) | {k}, 1 + arg[2]
@@ -978,7 +983,8 @@ def _memo(g: "Generator", r: tuple) -> tuple:
     and remembered in a local for the rest of the body (a value of the state and of the
     fixed binders: the same wherever it is read)."""
     src, deps, size = r
-    if not deps or any(d != "S" and d not in g.cse_slots for d in deps) or _ATOM.match(src):
+    if not deps or any(d != "S" and d not in g.cse_slots and d not in g.cse_lets for d in deps) \
+            or _ATOM.match(src):
         return r
     temps: dict[str, str] = {}
     key = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
@@ -986,6 +992,10 @@ def _memo(g: "Generator", r: tuple) -> tuple:
     if nm is None:
         nm = g._cse[key] = f"_m{len(g._cse)}"
     g.cse[nm] = True
+    lets = {d for d in deps if d != "S" and d not in g.cse_slots}
+    if lets:
+        # f[x] with x a LET value: valid until that LET is entered again (gen_action resets it there)
+        g.memo_lets.setdefault(nm, set()).update(lets)
     return f"({nm} if {nm} is not _U else ({nm} := {src}))", deps, size
 
 

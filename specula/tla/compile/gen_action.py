@@ -85,6 +85,7 @@ class ActionGenerator:
             # first with the body's values remembered in locals (Generator._memo), again
             # without when one of those would be a cell (read inside a comprehension)
             g.cse, g.cse_slots = ({} if cse else None), frozenset(fixed)
+            g.cse_lets, g.memo_lets = set(), {}
             try:
                 body = self.act(node, env, frozenset(), final, 2)
             except (_Abort, EvalError, RecursionError):
@@ -119,7 +120,8 @@ class ActionGenerator:
         for _ in range(2):
             # a local read inside a comprehension or lambda is a cell, made at every call: those
             # are read from s and e where they are used (the second round)
-            lbody, reads = _localize(bind_once(_local_lets(_memo_inits(body or ["        pass"]))), fixed, init, nested)
+            lbody, reads = _localize(bind_once(_local_lets(_memo_inits(body or ["        pass"], g.memo_lets))),
+                                     fixed, init, nested)
             text = "\n".join(lbody)
             # (a binding reset where its LET or operator begins is set before any read of it)
             # (a binding every read of which is its assignment or follows one needs none)
@@ -474,11 +476,12 @@ _MEMO_NAME = re.compile(r"\b_[ml]\d+\b")
 _MEMO_SITE = re.compile(r"\((_m\d+) if \1 is not _U else \(\1 := ")
 
 
-def _memo_inits(body: list[str]) -> list[str]:
+def _memo_inits(body: list[str], lets: dict[str, set[int]] | None = None) -> list[str]:
     """``body`` without the remembering of values read at one place outside any loop (nothing
     to share: the local would cost its reset and test alone), and with each remaining memo
     local reset at the start of the innermost block holding all its reads (not at entry: most
-    calls of an action fail its first guards)."""
+    calls of an action fail its first guards). A memo of a value depending on LET or argument
+    bindings (``lets``: memo local -> their slots) is reset again after each reset of those."""
     lines = "\n".join(body).split("\n")
     sites: dict[str, list[bool]] = {}
     loops: list[int] = []  # indentation of the enclosing ``for`` lines
@@ -501,7 +504,22 @@ def _memo_inits(body: list[str]) -> list[str]:
             else:
                 pos = m.end()
         out.append(ln)
-    return _place_inits(out, set(sites) - single)
+    out = _place_inits(out, set(sites) - single)
+    again: dict[str, list[str]] = {}
+    for nm, ks in (lets or {}).items():
+        if nm in sites and nm not in single:
+            for k in ks:
+                again.setdefault(f"_l{k} = _U", []).append(nm)
+    if not again:
+        return out
+    res = []
+    for ln in out:
+        res.append(ln)
+        got = again.get(ln.strip())
+        if got:
+            pad = ln[:len(ln) - len(ln.lstrip())]
+            res.extend(f"{pad}{nm} = _U" for nm in sorted(set(got), key=lambda m: int(m[2:])))
+    return res
 
 
 def _place_inits(lines: list[str], names: set[str]) -> list[str]:
