@@ -731,6 +731,8 @@ class _Search:
         generated = self.generated
         composed = self.runtime.composed if self.runtime is not None else [0, 0]
         intern = getattr(model, "intern_state", identity)  # optional in the model protocol
+        # a SYMMETRY key that takes the parent state builds a new value's entry from the parent's
+        pkey = key if getattr(key, "takes_parent", False) else None
         in_constraints = bool(constraints or acons)
         # a planned predicate's step(succ, parent) takes a successor of a state it held for
         # (Model.compile_invariant: the conjuncts of parent's unchanged variables hold)
@@ -778,7 +780,7 @@ class _Search:
                                 else:
                                     # pooled values make the symmetry/VIEW memo lookups hit by identity
                                     succ = intern(succ)
-                                    k = key(succ)
+                                    k = key(succ) if pkey is None else pkey(succ, st)
                                 didx = seen.get(k)
                                 if didx is not None:
                                     new = False

@@ -242,6 +242,9 @@ def _lexmin(s: State, best: State, permuters: list, key: Callable[[Any], tuple])
 # state of a run)
 _POINT, _OPAQUE, _SEQ, _SET, _FN, _FN_VAL, _FN_KEY, _VAR = 0x51ED27, 0x0A0E, 0x5E0, 0x5E7, 0xF0, 0xF1, 0xF2, 0x7A
 _MASK = (1 << 48) - 1
+_M64 = (1 << 64) - 1
+_SET_ATOM = 0x5E7A
+_POINT_IN_SET = hash((_POINT, _SET_ATOM)) & _M64
 # a signature vector packed in one int, a lane per point: sums of fewer than 2**48 lanes of
 # (hash & _MASK) | 1 never carry into the next lane
 _LANE_BITS = 96
@@ -380,29 +383,47 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
         memo[id(v)] = (v, r[0], r[1])
         return r
 
-    def analyse_set(v: frozenset) -> tuple:
+    def elem(x: Any) -> tuple | None:
+        """A set element's (blank, packed) as the set sums them; None for a symmetric model
+        value (its context is the whole set's shape, see analyse_set)."""
+        c = x.__class__
+        if c is int or c is str or c is bool:
+            return hash((x, _SET_ATOM)), 0  # atoms' hashes are not random (hash(2) == 2)
+        if c is ModelValue:
+            if x in index:
+                return None
+            return hash((x, _SET_ATOM)), 0
+        e = mget(id(x))
+        if e is not None:
+            return e[1], e[2]
+        return analyse(x)
+
+    def set_parts(v: frozenset) -> tuple:
+        """(the sum of v's elements' blanks mod 2**64, the sum of their packed occurrences,
+        the symmetric model values that are elements). Sums, so a set's parts follow from
+        another set's and the elements that differ (set_delta)."""
         ents = list(map(mget, map(id, v)))
         if None not in ents:  # every element met before (the usual case but for one)
-            return hash((_SET, tuple(sorted(map(blank_of, ents))))), sum(map(packed_of, ents))
-        bl = []
+            return sum(map(blank_of, ents)) & _M64, sum(map(packed_of, ents)), ()
+        bl = 0
         packed = 0
         direct = []
         for x, e in zip(v, ents):
-            if e is not None:
-                bl.append(e[1])
-                packed += e[2]
-                continue
-            if x.__class__ is ModelValue:
-                i = index.get(x)
-                if i is not None:
-                    direct.append(i)
-                    bl.append(_POINT)
+            if e is None:
+                e = elem(x)
+                if e is None:
+                    direct.append(index[x])
+                    bl += _POINT_IN_SET
                     continue
-            b, o = analyse(x)
-            bl.append(b)
-            packed += o
-        bl.sort()
-        blank = hash((_SET, tuple(bl)))
+                bl += e[0]
+                packed += e[1]
+            else:
+                bl += e[1]
+                packed += e[2]
+        return bl & _M64, packed, direct
+
+    def set_result(total: int, packed: int, direct: Any) -> tuple:
+        blank = hash((_SET, total))
         # a model value that is itself an element takes the set's shape as its context;
         # deeper ones already have their element's
         if direct:
@@ -410,6 +431,34 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
             for i in direct:
                 packed += h << shifts[i]
         return blank, packed
+
+    def analyse_set(v: frozenset) -> tuple:
+        return set_result(*set_parts(v))
+
+    def set_delta(v: frozenset, ref: frozenset, re: list) -> tuple | None:
+        """set_parts(v) from ``ref``'s (in its variable entry ``re``) and the elements in one
+        and not the other: (total, packed, added, removed), or None (too many differ, or a
+        symmetric model value is an element)."""
+        parts = re[nperms + 1]
+        if parts is None:
+            return None
+        added = v - ref
+        na = len(added)
+        if na > 8:
+            return None
+        total, packed = parts
+        removed = ref - v if len(ref) + na != len(v) else ()
+        for x in added:
+            e = elem(x)
+            if e is None:
+                return None
+            total += e[0]
+            packed += e[1]
+        for x in removed:
+            e = elem(x)  # never None: ref has no symmetric model value as an element
+            total -= e[0]  # type: ignore[index]
+            packed -= e[1]  # type: ignore[index]
+        return total & _M64, packed, added, removed
 
     def analyse_fn(v: Fn) -> tuple:
         bl = []
@@ -441,27 +490,85 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
     var_memos: list[dict] = []
     nperms = len(perms)
     part_of = itemgetter(nperms)
+    fs = frozenset
     image_of = [itemgetter(k) for k in range(nperms)]
 
     def var_entry(j: int, x: Any) -> list:
         """Variable j's value x's entry, memoised by identity (the entry keeps x alive, so an id
         found is x's): x's images by permutation index (None: not computed yet), then the
         signatures' part from x, the n ints packed in lanes of _LANE_BITS bits (0: no
-        symmetric model value occurs in x, and every permutation leaves x as it is)."""
-        part = analyse(x)[1]
+        symmetric model value occurs in x, and every permutation leaves x as it is), then for
+        a set with no symmetric model value as an element, its set_parts (else None)."""
+        parts = None
+        if x.__class__ is frozenset:
+            ent = mget(id(x))
+            total, packed, direct = set_parts(x)
+            if ent is None:
+                r = vmemo.get(x)
+                if r is None:
+                    r = vmemo[x] = set_result(total, packed, direct)
+                if len(memo) > 300_000:
+                    memo.clear()
+                    vmemo.clear()
+                    pool.clear()
+                memo[id(x)] = (x, r[0], r[1])
+            if not direct:
+                parts = (total, packed)
+            part = packed if not direct else analyse(x)[1]
+        else:
+            part = analyse(x)[1]
+        return new_entry(j, x, part, parts)
+
+    def new_entry(j: int, x: Any, part: int, parts: Any) -> list:
         if part:
             part = mix(part, (_VAR, j))
         vm = var_memos[j]
         if len(vm) > 100_000:
             vm.clear()
         if part:
-            e = [None] * (nperms + 1)
+            e = [None] * (nperms + 2)
             e[identity_at] = x
         else:
-            e = [x] * (nperms + 1)
+            e = [x] * (nperms + 2)
         e[nperms] = part
+        e[nperms + 1] = parts
         vm[id(x)] = e
         return e
+
+    def delta_entry(j: int, x: frozenset, ref: frozenset, re: list) -> tuple | None:
+        """x's variable entry from the entry ``re`` of the set ``ref`` (the parent state's value
+        of variable j), and the delta; None where set_delta does not apply."""
+        d = set_delta(x, ref, re)
+        if d is None:
+            return None
+        total, packed, added, removed = d
+        if mget(id(x)) is None:
+            r = vmemo.get(x)
+            if r is None:
+                r = vmemo[x] = set_result(total, packed, ())
+            if len(memo) > 300_000:
+                memo.clear()
+                vmemo.clear()
+                pool.clear()
+            memo[id(x)] = (x, r[0], r[1])
+        return new_entry(j, x, packed, (total, packed)), (re, added, removed)
+
+    def image_delta(e: list, k: int, d: tuple) -> Any:
+        """The image under permutation k of the set in entry e from its parent's (entry re):
+        the parent's image less the removed elements' images plus the added ones'."""
+        re, added, removed = d
+        y = re[k]
+        if y is None:
+            y = image(re, k)
+        pv = permuters[k]
+        if removed:
+            y = y - frozenset(map(pv, removed))
+        if added:
+            y = y | frozenset(map(pv, added))
+        if len(pool) > 500_000:
+            pool.clear()
+        y = e[k] = pool.setdefault(y, y)
+        return y
 
     def candidates_by_sorting(s: State, sig: list) -> tuple[list[int], bool]:
         """The group is the product of the symmetric groups of its orbits: the smallest
@@ -520,13 +627,34 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
         y = e[k] = permuters[k](e[identity_at])
         return y
 
-    def canon(s: State) -> State:
+    def canon(s: State, parent: State | None = None) -> State:
+        """The key of ``s``; ``parent`` (optional): a state whose values ``s`` mostly shares,
+        already keyed (a new set's entry then follows from the parent's set's)."""
         if len(var_memos) < len(s):
             var_memos.extend({} for _ in range(len(s) - len(var_memos)))
             nones[:] = [None] * len(var_memos)
         ents = list(map(dict.get, var_memos, map(id, s)))
+        deltas = None
         if None in ents:
-            ents = [var_entry(j, x) if e is None else e for j, (e, x) in enumerate(zip(ents, s))]
+            if parent is None:
+                ents = [var_entry(j, x) if e is None else e for j, (e, x) in enumerate(zip(ents, s))]
+            else:
+                for j, e in enumerate(ents):
+                    if e is None:
+                        x = s[j]
+                        if x.__class__ is fs:
+                            ref = parent[j]
+                            if ref.__class__ is fs:
+                                re = var_memos[j].get(id(ref))
+                                if re is not None:
+                                    r = delta_entry(j, x, ref, re)
+                                    if r is not None:
+                                        ents[j] = r[0]
+                                        if deltas is None:
+                                            deltas = {}
+                                        deltas[j] = r[1]
+                                        continue
+                        ents[j] = var_entry(j, x)
         packed = sum(map(part_of, ents))
         if not packed:
             return s  # no symmetric model value occurs: every permutation leaves s as it is
@@ -556,11 +684,16 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
         else:
             best = tuple(map(image_of[k], ents))
             if True in map(is_, best, nones):  # by identity: values are never None
-                best = tuple([image(e, k) if y is None else y for e, y in zip(ents, best)])
+                if deltas is None:
+                    best = tuple([image(e, k) if y is None else y for e, y in zip(ents, best)])
+                else:
+                    best = tuple([y if y is not None else image(e, k) if j not in deltas else image_delta(e, k, deltas[j])
+                                  for j, (e, y) in enumerate(zip(ents, best))])
         if cands is not None and len(cands) > 1:
             best = _lexmin(s, best, [permuters[k] for k in cands[1:]], key)
         return best
 
+    canon.takes_parent = True  # type: ignore[attr-defined]
     return canon
 
 

@@ -89,3 +89,30 @@ def test_orbit_key_under_a_cyclic_group() -> None:
     m = _Rotations(perms)
     n = _assert_canonical(states, perms, m.permute, key_function(m))
     assert n == len(states) // 3  # no state is fixed by a rotation here
+
+
+def test_key_from_the_parent_is_the_key() -> None:
+    """``key(t, parent)`` (a new set's entry built from the parent's set's and the elements that
+    differ) is the key ``t`` gets without a parent, for every transition of the spec, including
+    sets that lose elements (a permuted state as the 'parent') and sets of sets of model values."""
+    model, _ = build_model(SPECS / "SymmetricPairs.tla", SPECS / "SymmetricPairs.cfg")
+    states = _reachable(model)
+    assert getattr(key_function(model), "takes_parent", False)
+    perms = model.symmetry_perms
+    n = 0
+    # fresh key functions, fed the same states (without an order, strings and model values are
+    # ranked at first sight, which picks the representative of an orbit with ties)
+    for s in states:
+        with_parent, plain = key_function(model), key_function(model)
+        assert with_parent(s) == plain(s)
+        for _, t in model.next_states(s):
+            assert with_parent(t, s) == plain(t), (s, t)
+            n += 1
+    assert n > len(states)
+    # a parent whose sets differ from the state's both ways
+    for s, t in zip(states[::3], reversed(states)):
+        for p in perms[:4]:
+            with_parent, plain = key_function(model), key_function(model)
+            u = model.permute(t, p)
+            assert with_parent(u) == plain(u)
+            assert with_parent(s, u) == plain(s), (s, u)
