@@ -906,12 +906,14 @@ class Generator:
 
     def _field(self, node: A.FieldAccess, env: "Env") -> tuple:
         r = self.sub(node.expr, env)
+        # (a record without the field: KeyError, a fault of the generated code, which runs the
+        # closures again for TLC's error, as _fld's would)
         if _ATOM.match(r[0]):
             fl = repr(node.field)
-            return f"({r[0]}[{fl}] if {r[0]}.__class__ is _Fn and {fl} in {r[0]} else _fld({r[0]}, {fl}))", r[1], 1 + r[2]
+            return f"({r[0]}[{fl}] if {r[0]}.__class__ is _Fn else _fld({r[0]}, {fl}))", r[1], 1 + r[2]
         if not (self.in_iterable or self.in_comp):
             t, fl = self._walrus_tmp(), repr(node.field)
-            return (f"({t}[{fl}] if ({t} := {r[0]}).__class__ is _Fn and {fl} in {t} else _fld({t}, {fl}))",
+            return (f"({t}[{fl}] if ({t} := {r[0]}).__class__ is _Fn else _fld({t}, {fl}))",
                     r[1], 1 + r[2])
         return f"_fld({r[0]}, {node.field!r})", r[1], 1 + r[2]
 
