@@ -31,6 +31,7 @@ class Inline:
     reads: tuple[str, ...]
     nvars: int
     ks: int
+    uses_n: bool = True  # False: the next values are locals _n<i> (no list ``n`` to make)
 
 
 class _Abort(Exception):
@@ -122,13 +123,17 @@ class ActionGenerator:
             # are read from s and e where they are used (the second round)
             lbody, reads = _localize(bind_once(_local_lets(_memo_inits(body or ["        pass"], g.memo_lets))),
                                      fixed, init, nested)
+            direct = None if init else _direct_next(lbody, nvars)
+            if direct is not None:
+                lbody = direct
             text = "\n".join(lbody)
             # (a binding reset where its LET or operator begins is set before any read of it)
             # (a binding every read of which is its assignment or follows one needs none)
             reads += [f"    {m} = _U" for m in sorted({m for m in _MEMO_NAME.findall(text) if m[1] == "l"
                                                        and not re.search(rf"^ *{m} = _U$", text, re.M)
                                                        and f"({m} if {m} is not _U else" in text})]
-            src = ["def _act(s, n, e):", f"    n = [_U] * {nvars}"] + reads + ["    try:"] + lbody + [
+            src = ["def _act(s, n, e):"] + ([] if direct is not None else [f"    n = [_U] * {nvars}"]) + reads + [
+                "    try:"] + lbody + [
                 "    except _FAULTS as _x:",
                 "        _mark = len(_out[0])",
                 f"        _k[{ks}](s, [_U] * {nvars}, e)",
@@ -151,7 +156,7 @@ class ActionGenerator:
         fn = loc["_act"]
         if not init:
             # what the schedule needs to run this action inline (compile.schedule.fuse)
-            fn._inline = Inline(tuple(lbody), tuple(reads), nvars, ks)
+            fn._inline = Inline(tuple(lbody), tuple(reads), nvars, ks, direct is None)
         return fn
 
     # ------------------------------------------------------------------ nodes
@@ -605,6 +610,32 @@ def _unwrap(ln: str, at: int, skip: int = 0) -> str:
                 break
         i += 1
     return ln[:at] + "(" + ln[start:i] + ")" + ln[i + 2:]
+
+
+_NEXT = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|(?<![\w.\])])n\[(\d+)\]|(?<![\w.])n\b""")
+
+
+def _direct_next(lines: list[str], nvars: int) -> list[str] | None:
+    """``lines`` with the next values in locals ``_n<i>`` and each successor built as a tuple of
+    them, when the body reads ``n`` only as ``n[i]`` (no closure or primed read taking the list:
+    each ``n[i]`` the generator reads is assigned before on its path); else None."""
+    text = "\n".join(lines)
+    tail = "tuple(n)))"
+    ok = [True]
+
+    def sub(m: re.Match) -> str:
+        if m.group(0)[0] in "'\"":
+            return m.group(0)
+        if m.group(1) is None:
+            ok[0] = False
+            return m.group(0)
+        return f"_n{m.group(1)}"
+
+    text = text.replace(tail, "\0")
+    text = _NEXT.sub(sub, text)
+    if not ok[0]:
+        return None
+    return text.replace("\0", "(" + ", ".join(f"_n{i}" for i in range(nvars)) + ("," if nvars == 1 else "") + ")))").split("\n")
 
 
 def _resets(lazy: list[int], pad: str) -> list[str]:

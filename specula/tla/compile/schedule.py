@@ -126,8 +126,8 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
             lines.append(f"{pad}{name(fn)}(s, _n, e)")
             return
         body = [ln for ln in act.body if not ((m := _INIT.match(ln)) is not None and m.group(1) in shared)]
-        late = _guarded(body)
-        if not late:
+        late = _guarded(body) and act.uses_n
+        if not late and act.uses_n:
             lines.append(f"{pad}n = [_U] * {act.nvars}")
         for r in act.reads:
             nm, _, src = r.strip().partition(" = ")
