@@ -23,6 +23,7 @@ import itertools
 import json
 import struct
 from bisect import bisect_right as _bisect_right
+from functools import partial as _partial
 from functools import reduce as _reduce
 from itertools import chain as _chain
 
@@ -119,21 +120,47 @@ class ModelValue(tuple):
 _FN_SEED = 0x5F3759DF
 
 
-class Fn(dict):
-    """An immutable TLA+ function that is not a sequence (records are Fns over strings)."""
+class _Defer(Exception):
+    """Raised by a lazy value's hash while a function's hash is computed at its creation."""
 
-    __slots__ = ("_h",)
 
-    def __hash__(self) -> int:  # type: ignore[override]
-        # the XOR of the items' hashes (no allocation; EXCEPT updates it in O(1), see fn_set1).
-        # Creators set _h = None; a missing slot is computed too.
+_sealing = False  # a function's hash is being computed at its creation (see _seal)
+
+
+def _items_hash(items: tuple) -> int:
+    return _reduce(_xor, map(hash, items), _FN_SEED)
+
+
+def _seal(f: "Fn", h: Any) -> None:
+    """Give the new function ``f`` its hash ``h`` (None: computed now, from its items).
+
+    The hash is the slot ``__hash__`` of the instance, a bound ``int.__int__`` of the value:
+    ``hash(f)`` reads and calls it in C (no Python frame: a state's hash calls it for each record
+    of the state). A lazy set or function among the items is not hashed now (that could
+    enumerate it): its ``__hash__`` raises ``_Defer``, and ``f``'s hash is computed from the
+    items when asked, as before."""
+    global _sealing
+    if h is None:
+        _sealing = True
         try:
-            h = self._h
-        except AttributeError:
-            h = None
-        if h is None:
-            h = self._h = _reduce(_xor, map(hash, self.items()), _FN_SEED)
-        return h
+            h = _reduce(_xor, map(hash, dict.items(f)), _FN_SEED)
+        except Exception:  # (_Defer, or a hash that fails: it fails again when asked)
+            f.__hash__ = _partial(_items_hash, tuple(dict.items(f)))  # type: ignore[method-assign]
+            return
+        finally:
+            _sealing = False
+    f.__hash__ = h.__int__  # type: ignore[method-assign]
+
+
+class Fn(dict):
+    """An immutable TLA+ function that is not a sequence (records are Fns over strings).
+
+    Its hash, the XOR of the items' hashes (EXCEPT updates it in O(1), see fn_set1), is computed
+    when it is created (``_seal``): creators fill the dict, then set ``_h = None`` (or the hash)."""
+
+    __slots__ = ("__hash__",)
+
+    _h = property(lambda self: self.__hash__(), _seal)
 
     def _ro(self, *a: object, **k: object) -> None:
         raise TypeError("TLA+ functions are immutable")
@@ -150,7 +177,7 @@ class Fn(dict):
 def fn_of_items(items: tuple) -> "Fn":
     f = Fn()
     dict.update(f, items)
-    f._h = None
+    _seal(f, None)
     return f
 
 
@@ -159,11 +186,11 @@ def fn_set1(f: "Fn", k: Any, v: Any) -> "Fn":
     r = Fn()
     dict.update(r, f)
     dict.__setitem__(r, k, v)
-    try:
-        h = f._h
-    except AttributeError:
-        h = None
-    r._h = None if h is None else h ^ hash((k, dict.__getitem__(f, k))) ^ hash((k, v))
+    h = f.__hash__
+    if h.__class__ is _partial:  # (f's hash is computed when asked: r's too)
+        _seal(r, None)
+    else:
+        _seal(r, h() ^ hash((k, dict.__getitem__(f, k))) ^ hash((k, v)))
     return r
 
 
@@ -183,14 +210,14 @@ def make_fn(d: dict) -> "tuple | Fn":
                 return out
     f = Fn()
     dict.update(f, d)
-    f._h = None
+    _seal(f, None)
     return f
 
 
 def make_record(pairs: Iterable[tuple[str, Any]]) -> "tuple | Fn":
     f = Fn()
     dict.update(f, pairs)
-    f._h = None
+    _seal(f, None)
     return f if f else ()
 
 
@@ -233,6 +260,8 @@ class LazySet:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
+        if _sealing:
+            raise _Defer
         if self.finite:
             return hash(self.materialize())
         return hash(self.key())
@@ -590,6 +619,8 @@ class LazyFn:
         return self.materialize() == other
 
     def __hash__(self) -> int:
+        if _sealing:
+            raise _Defer
         return hash(self.materialize())
 
 

@@ -207,3 +207,28 @@ def test_set_normalization_property(items: list) -> None:
     s2 = frozenset(reversed(items))
     assert s1 == s2 and fingerprint(s1) == fingerprint(s2)
     assert ordered(s1) == ordered(s2)
+
+
+def test_function_hash_is_computed_at_creation_and_kept_by_except() -> None:
+    """A Fn's hash is its instance slot (computed when it is created); an EXCEPT updates it in
+    O(1); a function holding a lazy set is hashed when asked (not enumerated at creation);
+    copies and pickles hash as the original."""
+    import copy
+    import pickle
+
+    from specula.tla import values as V
+
+    r = V.make_record([("a", 1), ("b", "x")])
+    assert hash(r) == hash(V.make_record([("b", "x"), ("a", 1)])) == hash(V.fn_of_items((("a", 1), ("b", "x"))))
+    g = V.fn_set1(r, "a", frozenset({2}))
+    assert hash(g) == hash(V.make_record([("a", frozenset({2})), ("b", "x")])) and g != r
+    mv = V.ModelValue("m")
+    f = V.make_fn({mv: 1, "k": (True, 2)})
+    assert hash(V.fn_set1(f, mv, 0)) == hash(V.make_fn({mv: 0, "k": (True, 2)}))
+    for x in (r, g, f):
+        assert hash(pickle.loads(pickle.dumps(x))) == hash(x) == hash(copy.deepcopy(x))
+    big = V.Interval(1, 10**9)
+    lazy = V.make_record([("s", big), ("t", (V.SeqSet(V.NatSet()),))])  # not enumerated now
+    assert lazy.__hash__.__class__ is not int(0).__int__.__class__  # hashed when asked
+    assert hash(V.fn_set1(lazy, "s", 3)) == hash(V.make_record([("s", 3), ("t", (V.SeqSet(V.NatSet()),))]))
+    assert {r: 1}[V.make_record([("a", 1), ("b", "x")])] == 1
