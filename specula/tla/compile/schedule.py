@@ -10,6 +10,7 @@ actions the generator could not take are called.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -19,6 +20,9 @@ __all__ = ["Call", "Loop", "Guard", "fuse"]
 _MEMO = re.compile(r"\b_m\d+\b")
 _INIT = re.compile(r"^ *(_m\d+) = _U$")
 _READS_N = re.compile(r"\bn\b")  # the next values (n[i], or n passed to a closure)
+# an inlined action's first line testing a value against a string: ``X = "req"`` (generate.equality)
+_STR_TEST = re.compile(r"^        if \((_t\d+) == ('(?:[^'\\]|\\.)*') if \(\1 := (.*)\)\.__class__ is str "
+                       r"else _op\d+\(\1, \2\)\):$")
 
 
 @dataclass(frozen=True)
@@ -120,12 +124,30 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
         ns[nm] = v
         return nm
 
-    def call(fn: Callable, pad: str, shared: set) -> None:
+    def call(fn: Callable, pad: str, shared: set, tests: list) -> None:
         act = getattr(fn, "_inline", None) if gns is not None and fn.__globals__ is gns else None
         if act is None:
             lines.append(f"{pad}{name(fn)}(s, _n, e)")
+            tests.clear()
             return
         body = [ln for ln in act.body if not ((m := _INIT.match(ln)) is not None and m.group(1) in shared)]
+        m = _STR_TEST.match(body[0]) if body else None
+        if m is not None and ":=" not in m.group(3):
+            # an earlier action of this loop body tested the same value against other strings
+            # (HandleRequest's m.type = "req" before HandleResponse's m.type = "resp"): when it
+            # was one of those, this test is FALSE; otherwise the value is the one tested there
+            # (``tests`` holds only tests that ran: not those of actions skipped this way)
+            lit = ast.literal_eval(m.group(2))
+            same = [(t, v, src) for t, v, src, x in tests if x == m.group(3)]
+            other = [src for t, v, src in same if v != lit]
+            if same:
+                t0 = same[0][0]
+                body[0] = body[0].replace(f"({m.group(1)} := {m.group(3)})", f"({m.group(1)} := {t0})", 1)
+            if other:
+                lines.append(f"{pad}if {' and '.join(f'{t0} != {src}' for src in other)}:")
+                pad += "    "
+            else:
+                tests.append((m.group(1), lit, m.group(2), m.group(3)))
         late = _guarded(body) and act.uses_n
         if not late and act.uses_n:
             lines.append(f"{pad}n = [_U] * {act.nvars}")
@@ -153,10 +175,13 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
         pad = "    " * ind
         if not body:
             lines.append(pad + "pass")
+        tests: list = []  # (temporary, string, its source, value source) of the first tests above
         for node in body:
             if isinstance(node, Call):
-                call(node.fn, pad, shared)
-            elif isinstance(node, Loop):
+                call(node.fn, pad, shared, tests)
+                continue
+            tests = []
+            if isinstance(node, Loop):
                 if node.table is not None:
                     lines.append(f"{pad}for e[{node.slot}] in {name(node.table)}[e[{node.key}]]:")
                 elif node.domain is not None:
