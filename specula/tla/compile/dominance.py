@@ -286,4 +286,33 @@ def bind_once(body: list[str]) -> list[str]:
         if len(parts) == 2 and parts[1] == "_U" and (parts[0].strip() in done or i in p.again):
             continue
         out.append(text)
+    return _bare_temps(out)
+
+
+# a temporary bound to a local read bare: ``(_t9 := (_l26))``
+_TEMP = re.compile(r"\((_t\d+) := \((_[lm]\d+)\)\)")
+
+
+def _bare_temps(lines: list[str]) -> list[str]:
+    """``lines`` with a temporary that only copies a local (each of its bindings, all on one
+    line, binds it to that local read bare: the generator's binding of an operand it tests)
+    replaced by the local itself."""
+    text = "\n".join(lines)
+    out = []
+    for i, ln in enumerate(lines):
+        found = {}
+        for m in _TEMP.finditer(ln):
+            found.setdefault(m.group(1), set()).add(m.group(2))
+        if found:
+            rest = "\n".join(lines[:i] + lines[i + 1:])
+            for t, locs in found.items():
+                if len(locs) != 1 or re.search(rf"\b{t}\b", rest):
+                    continue
+                loc = next(iter(locs))
+                if ln.count(f"{t} :=") != ln.count(f"({t} := ({loc}))"):
+                    continue
+                bind = f"(({t} := ({loc})) is {t})"
+                ln = ln.replace(bind + " & ", "").replace(" & " + bind, "").replace(f"({t} := ({loc}))", loc)
+                ln = re.sub(rf"\b{t}\b", loc, ln)
+        out.append(ln)
     return out
