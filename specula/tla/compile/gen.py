@@ -789,7 +789,7 @@ class Generator:
 
     def _if(self, node: A.If, env: "Env") -> tuple:
         c, t, f = self.sub(node.cond, env), self.sub(node.then, env), self.sub(node.else_, env)
-        test = c[0] if is_boolish(node.cond) else self.truth(c[0], 'the IF condition')
+        test = c[0] if boolish(self, node.cond, env) else self.truth(c[0], 'the IF condition')
         return (f"({t[0]} if {test} else {f[0]})", c[1] | t[1] | f[1], 1 + c[2] + t[2] + f[2])
 
     def _funcapp(self, node: A.FuncApp, env: "Env") -> tuple:
@@ -978,6 +978,23 @@ def _equality(g: "Generator", negate: bool, srcs: list[str], strict: str) -> str
         f"({(tb := g._walrus_tmp())} := {b}).__class__"
     cmp = "!=" if negate else "=="
     return f"({ta} {cmp} {tb} if {ca} is {cb} else {strict}({ta}, {tb}))"
+
+
+def boolish(g: "Generator", node: Any, env: "Env") -> bool:
+    """``is_boolish``, or a name bound to a boolish definition (a LET value or an argument:
+    ``newer == m.term > term[t]`` then ``IF newer THEN ...``): its value is a boolean."""
+    if is_boolish(node):
+        return True
+    if isinstance(node, A.Name):
+        try:
+            b = g.c.resolve(node.name, env, node.span)
+        except EvalError:
+            return False
+        if b[0] == "lazy" and len(b) > 4 and b[4] is not None:
+            return is_boolish(b[4])
+        if b[0] == "expr":
+            return is_boolish(b[1])
+    return False
 
 
 def _memo(g: "Generator", r: tuple) -> tuple:

@@ -10,7 +10,7 @@ from specula.errors import EvalError
 from specula.tla import ast as A
 from specula.tla.compile.dominance import bind_once
 from specula.tla.compile.env import PRIME, UNSET, Unassigned
-from specula.tla.compile.gen import FAULTS, fault, is_boolish
+from specula.tla.compile.gen import FAULTS, boolish, fault, is_boolish
 from specula.tla.values import ValueFault, current_string_order, enumerate_set, quick_order
 
 if TYPE_CHECKING:
@@ -223,7 +223,9 @@ class ActionGenerator:
             return lines + self.act(node.body, cur, assigned, k, ind + len(loops))
         if isinstance(node, A.If):
             cond = self.expr(node.cond, env)
-            return ([f"{pad}if {self.g.truth(cond)}:"] + (self.act(node.then, env, assigned, k, ind + 1) or [pad + "    pass"])
+            if not boolish(self.g, node.cond, env):
+                cond = self.g.truth(cond)
+            return ([f"{pad}if {cond}:"] + (self.act(node.then, env, assigned, k, ind + 1) or [pad + "    pass"])
                     + [f"{pad}else:"] + (self.act(node.else_, env, assigned, k, ind + 1) or [pad + "    pass"]))
         if isinstance(node, A.Case):
             lines = []
@@ -399,7 +401,7 @@ class ActionGenerator:
             raise _Abort
         src = self.expr(node, env)
         pad = "    " * ind
-        test = src if is_boolish(node) else self.g.truth(src)
+        test = src if boolish(self.g, node, env) else self.g.truth(src)
         return [f"{pad}if {test}:"] + (k(assigned, ind + 1) or [pad + "    pass"])
 
     def _inline(self, op: Any, args: tuple, env: "Env", assigned: frozenset, k: Callable, ind: int,
