@@ -29,6 +29,7 @@ from itertools import chain as _chain
 
 _chain_it = _chain.from_iterable
 from operator import xor as _xor
+from threading import get_ident as _get_ident
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Iterable, Iterator
@@ -124,7 +125,10 @@ class _Defer(Exception):
     """Raised by a lazy value's hash while a function's hash is computed at its creation."""
 
 
-_sealing = False  # a function's hash is being computed at its creation (see _seal)
+# the thread computing a function's hash at its creation (see _seal), 0 when none: a lazy value
+# defers its hash only to that thread (another thread hashing a lazy value meanwhile, e.g. a second
+# check in the MCP server or a session, gets its hash)
+_sealing = 0
 
 
 def _items_hash(items: tuple) -> int:
@@ -141,14 +145,14 @@ def _seal(f: "Fn", h: Any) -> None:
     items when asked, as before."""
     global _sealing
     if h is None:
-        _sealing = True
+        _sealing = _get_ident()
         try:
             h = _reduce(_xor, map(hash, dict.items(f)), _FN_SEED)
         except Exception:  # (_Defer, or a hash that fails: it fails again when asked)
             f.__hash__ = _partial(_items_hash, tuple(dict.items(f)))  # type: ignore[method-assign]
             return
         finally:
-            _sealing = False
+            _sealing = 0
     f.__hash__ = h.__int__  # type: ignore[method-assign]
 
 
@@ -260,7 +264,7 @@ class LazySet:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        if _sealing:
+        if _sealing and _sealing == _get_ident():
             raise _Defer
         if self.finite:
             return hash(self.materialize())
@@ -619,7 +623,7 @@ class LazyFn:
         return self.materialize() == other
 
     def __hash__(self) -> int:
-        if _sealing:
+        if _sealing and _sealing == _get_ident():
             raise _Defer
         return hash(self.materialize())
 

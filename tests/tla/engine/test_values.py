@@ -232,3 +232,43 @@ def test_function_hash_is_computed_at_creation_and_kept_by_except() -> None:
     assert lazy.__hash__.__class__ is not int(0).__int__.__class__  # hashed when asked
     assert hash(V.fn_set1(lazy, "s", 3)) == hash(V.make_record([("s", 3), ("t", (V.SeqSet(V.NatSet()),))]))
     assert {r: 1}[V.make_record([("a", 1), ("b", "x")])] == 1
+
+
+def test_a_lazy_value_defers_its_hash_only_to_the_thread_sealing_a_function() -> None:
+    """While one thread computes a new function's hash (``_seal``), a lazy set hashed by another
+    thread (a second check run by the MCP server or a session) gets its hash, not ``_Defer``."""
+    import threading
+
+    from specula.tla import values as V
+
+    small = V.Interval(1, 3)
+    want = hash(frozenset({1, 2, 3}))
+    got: list = []
+    sealing = threading.Event()
+    done = threading.Event()
+
+    class Slow:
+        """An item whose hash holds the sealing thread inside _seal until the other has hashed."""
+
+        def __hash__(self) -> int:
+            sealing.set()
+            done.wait(10)
+            return 7
+
+    def other() -> None:
+        sealing.wait(10)
+        try:
+            got.append(hash(small))
+        except BaseException as exc:  # noqa: BLE001 - the failure under test
+            got.append(exc)
+        done.set()
+
+    t = threading.Thread(target=other)
+    t.start()
+    f = V.fn_of_items((("a", Slow()), ("b", 1)))  # this thread seals f meanwhile
+    t.join(10)
+    assert got == [want]
+    assert isinstance(hash(f), int) and V._sealing == 0
+    # the sealing thread itself still defers: a record holding a lazy set is hashed when asked
+    r = V.make_record([("s", V.Interval(1, 10**9))])
+    assert r.__hash__.__class__ is not int(0).__int__.__class__
