@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Callable
 
 __all__ = ["bind_once"]
 
@@ -87,6 +88,15 @@ def _assigned(nodes: list) -> tuple[set[str], set[str]]:
     return vals, resets
 
 
+def _branches(st: _St, one: "Callable[[_St], None]", other: "Callable[[_St], None]") -> None:
+    """Two branches from ``st``, one of which runs: ``st`` becomes what holds after either."""
+    a, b = st.copy(), st.copy()
+    one(a)
+    other(b)
+    a.meet(b)
+    st.bound, st.unset = a.bound, a.unset
+
+
 class _Pass:
     def __init__(self, lines: list[bytes]) -> None:
         self.lines = lines
@@ -127,11 +137,7 @@ class _Pass:
             return
         if isinstance(node, ast.IfExp):
             self.ev(node.test, st)
-            a, b = st.copy(), st.copy()
-            self.ev(node.body, a)
-            self.ev(node.orelse, b)
-            a.meet(b)
-            st.bound, st.unset = a.bound, a.unset
+            _branches(st, lambda a: self.ev(node.body, a), lambda b: self.ev(node.orelse, b))
             return
         if isinstance(node, ast.BoolOp):
             self.ev(node.values[0], st)
@@ -204,11 +210,7 @@ class _Pass:
             return
         if isinstance(s, ast.If):
             self.ev(s.test, st)
-            a, b = st.copy(), st.copy()
-            self.block(s.body, a)
-            self.block(s.orelse, b)
-            a.meet(b)
-            st.bound, st.unset = a.bound, a.unset
+            _branches(st, lambda a: self.block(s.body, a), lambda b: self.block(s.orelse, b))
             return
         if isinstance(s, (ast.For, ast.While)):
             if isinstance(s, ast.For):

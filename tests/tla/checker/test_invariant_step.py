@@ -7,25 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from specula.tla.checker import build_model
+from test_invariant_parts import SPEC  # the same spec, with TLC's figures there
 
-# the spec of test_invariant_parts.py
-SPEC = """---- MODULE Parts ----
-EXTENDS Naturals, Sequences
-P == {1, 2}
-VARIABLES net, c
-Init == net = [p \\in P |-> [q \\in P |-> <<>>]] /\\ c = [p \\in P |-> 0]
-Send(p, q) == /\\ Len(net[p][q]) < 2
-              /\\ net' = [net EXCEPT ![p][q] = Append(@, c[p])]
-              /\\ c' = [c EXCEPT ![p] = (@ + 1) % K_MOD]
-Recv(p, q) == net[p][q] # <<>> /\\ net' = [net EXCEPT ![p][q] = Tail(@)] /\\ c' = c
-Next == \\E p, q \\in P : Send(p, q) \\/ Recv(p, q)
-Bounded2 == \\A p, q \\in P : Len(net[p][q]) <= 2
-Bounded1 == \\A p, q \\in P : Len(net[p][q]) <= 1
-Small == \\A p \\in P : \\A q \\in P : \\A i \\in DOMAIN net[p][q] : net[p][q][i] < 2
-CBound == \\A p \\in P : c[p] < 3
-Err == \\A p \\in P : net[p][1] = <<>> \\/ net[p][1][1] = 0 \\/ net[p][1][1] = {}
-====
-"""
 
 PREDS = ["Bounded1", "Bounded2", "Small", "CBound", "Bounded1 /\\ CBound /\\ c \\in [P -> 0..1]",
          "\\A p \\in P : c[p] + Len(net[p][1]) < 3", "net[1][1] = <<>> /\\ c[1] = 0",
