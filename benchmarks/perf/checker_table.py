@@ -12,8 +12,13 @@ figures measured in the same run. TLC runs only where SPECULA_TLA2TOOLS is set.
 wall time and the ratio specula/BFS (issue 19 asks for at most 1.5); ``--cpu`` prints, under each
 row, the median CPU seconds (user + system) of each tool, the figure a loaded machine disturbs least.
 
+``--pin CPU`` runs every tool under ``taskset -c CPU``: both on one core, literally (TLC's JVM
+spreads even a ``-workers 1`` run over more than one core: its garbage collector and JIT compiler
+run in threads of their own). ``--workers N`` runs specula with ``--workers N`` and TLC with
+``-workers N`` (the baseline and the hand BFS unchanged).
+
     python benchmarks/perf/checker_table.py [--repeat 3] [--only NAME] [--baseline DIR]
-        [--hand-bfs] [--cpu] [--examples /work/ext/examples] [--timeout 900]
+        [--hand-bfs] [--cpu] [--pin CPU] [--workers N] [--examples /work/ext/examples] [--timeout 900]
 """
 
 from __future__ import annotations
@@ -53,9 +58,9 @@ def models(examples: Path) -> list[tuple[str, Path, Path, dict]]:
 HAND_BFS: dict[str, Path] = {"3-server leader election": HERE / "hand_bfs.py"}
 
 
-def run_hand_bfs(script: Path, cfg: Path, timeout: float) -> dict:
+def run_hand_bfs(script: Path, cfg: Path, timeout: float, prefix: tuple[str, ...] = ()) -> dict:
     """One run of a hand-written BFS: its counts, and wall, CPU and peak RSS of the whole process."""
-    cmd = [sys.executable, str(script), "--cfg", str(cfg), "--json"]
+    cmd = [*prefix, sys.executable, str(script), "--cfg", str(cfg), "--json"]
     timer = Path("/usr/bin/time")
     if timer.is_file():
         cmd = [str(timer), "-f", "@@RSS %M\n@@CPU %U %S", *cmd]
@@ -73,8 +78,9 @@ def run_hand_bfs(script: Path, cfg: Path, timeout: float) -> dict:
     return data
 
 
-def run_specula(tla: Path, cfg: Path, timeout: float, pythonpath: str | None = None, workers: int = 1) -> dict:
-    cmd = [sys.executable, "-m", "specula", "check", str(tla), "--config", str(cfg), "--json",
+def run_specula(tla: Path, cfg: Path, timeout: float, pythonpath: str | None = None, workers: int = 1,
+                prefix: tuple[str, ...] = ()) -> dict:
+    cmd = [*prefix, sys.executable, "-m", "specula", "check", str(tla), "--config", str(cfg), "--json",
            "--max-seconds", str(timeout)]
     if pythonpath is None or (Path(pythonpath) / "specula/tla/parallel.py").is_file():  # trees before it: 1 process
         cmd += ["--workers", str(workers)]
@@ -117,12 +123,18 @@ def main() -> None:
     ap.add_argument("--baseline", default=None, help="an older specula source tree, run through PYTHONPATH")
     ap.add_argument("--hand-bfs", action="store_true", help="also run the hand-written BFS of the models that have one")
     ap.add_argument("--cpu", action="store_true", help="print each tool's median CPU seconds under each row")
+    ap.add_argument("--pin", default=None, metavar="CPU", help="run every tool under taskset -c CPU (one core)")
+    ap.add_argument("--workers", type=int, default=1, help="specula --workers N against TLC -workers N")
     ap.add_argument("--examples", type=Path, default=Path(os.environ.get("SPECULA_EXAMPLES", "/work/ext/examples")))
     ap.add_argument("--timeout", type=float, default=900)
     a = ap.parse_args()
     from checker_tlc import run_tlc, tlc_jar
 
     use_tlc = tlc_jar() is not None
+    pin: tuple[str, ...] = ("taskset", "-c", a.pin) if a.pin is not None else ()
+    if a.pin is not None or a.workers != 1:
+        print(f"# {'pinned to CPU ' + a.pin + ' (taskset); ' if a.pin is not None else ''}"
+              f"specula --workers {a.workers}, TLC -workers {a.workers}", flush=True)
     w = 26
     head = f"{'model':{w}} {'distinct':>9} {'specula s':>9}"
     if a.baseline:
@@ -148,13 +160,13 @@ def main() -> None:
                 cfg = Path(tmp) / cfg.name
                 cfg.write_text(text)
             for _ in range(a.repeat):
-                runs["new"].append(run_specula(tla, cfg, a.timeout))
+                runs["new"].append(run_specula(tla, cfg, a.timeout, workers=a.workers, prefix=pin))
                 if a.baseline:
-                    runs["base"].append(run_specula(tla, cfg, a.timeout, a.baseline))
+                    runs["base"].append(run_specula(tla, cfg, a.timeout, a.baseline, prefix=pin))
                 if use_tlc:
-                    runs["tlc"].append(run_tlc(tla, cfg, timeout=a.timeout + 120))
+                    runs["tlc"].append(run_tlc(tla, cfg, timeout=a.timeout + 120, workers=a.workers, prefix=pin))
                 if hand:
-                    runs["bfs"].append(run_hand_bfs(hand, cfg, a.timeout + 120))
+                    runs["bfs"].append(run_hand_bfs(hand, cfg, a.timeout + 120, prefix=pin))
         new = runs["new"]
         if any(r["verdict"] == "crash" for r in new):
             print(f"{name:{w}} crash {next(r for r in new if r['verdict'] == 'crash')['message'][:200]}", flush=True)

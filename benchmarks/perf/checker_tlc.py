@@ -89,8 +89,9 @@ def parse_tlc_output(out: str, seconds: float = 0.0) -> TlcResult:
 
 
 def run_tlc(tla: str | Path, cfg: str | Path | None = None, timeout: float = 600, extra: tuple[str, ...] = (),
-            workers: int = 1) -> TlcResult:
-    """Run TLC with one worker (or ``workers``) on ``tla`` (cfg defaults to the same name)."""
+            workers: int = 1, prefix: tuple[str, ...] = ()) -> TlcResult:
+    """Run TLC with one worker (or ``workers``) on ``tla`` (cfg defaults to the same name);
+    ``prefix`` goes before the command (``("taskset", "-c", "0")``: the JVM on one core)."""
     jar = tlc_jar()
     if jar is None:
         raise RuntimeError("SPECULA_TLA2TOOLS is not set")
@@ -104,7 +105,7 @@ def run_tlc(tla: str | Path, cfg: str | Path | None = None, timeout: float = 600
     proofs.mkdir(parents=True, exist_ok=True)
     (proofs / "TLAPS.tla").write_text((Path(__file__).resolve().parents[2] / "specula/tla/stdlib/TLAPS.tla").read_text())
     cmd = [
-        "java", "-XX:+UseParallelGC", f"-DTLA-Library={CMTLA}{os.pathsep}{proofs}", "-cp", jar, "tlc2.TLC",
+        *prefix, "java", "-XX:+UseParallelGC", f"-DTLA-Library={CMTLA}{os.pathsep}{proofs}", "-cp", jar, "tlc2.TLC",
         "-workers", str(workers), "-noGenerateSpecTE", "-metadir", str(meta), "-config", str(cfg), *extra, tla.name,
     ]
     timer = Path("/usr/bin/time")
