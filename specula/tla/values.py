@@ -198,6 +198,28 @@ def fn_set1(f: "Fn", k: Any, v: Any) -> "Fn":
     return r
 
 
+def fn_setm(f: "Fn", ks: tuple, vs: tuple) -> "Fn":
+    """``f`` with the values ``vs`` at those of the distinct keys ``ks`` that are in its domain:
+    one copy; its hash from f's when few of its items change, else from its items (in C)."""
+    r = Fn()
+    dict.update(r, f)
+    dict.update(r, zip(ks, vs))
+    if len(r) != len(f):  # (keys outside f's domain: left out)
+        for k in ks:
+            if k not in f:
+                dict.__delitem__(r, k)
+    h = f.__hash__
+    if h.__class__ is _partial or 2 * len(ks) >= len(f):
+        _seal(r, None)
+        return r
+    h = h()
+    for k in ks:
+        if k in f:
+            h ^= hash((k, dict.__getitem__(f, k))) ^ hash((k, dict.__getitem__(r, k)))
+    _seal(r, h)
+    return r
+
+
 def make_fn(d: dict) -> "tuple | Fn":
     """The canonical function for the mapping ``d`` (a tuple when the domain is ``1..n``)."""
     n = len(d)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from specula.errors import EvalError
 from specula.tla import ast as A
 from specula.tla.compile.env import UNSET, STATE_ONLY, PRIME_ONLY, sizeable
+from specula.tla.compile.gen_except import Excepts
 from specula.tla.compile.gen_loops import Loops, is_boolish, may_be_infinite, may_be_large
 from specula.tla import builtins as B
 from specula.tla.operators import Operator, operator, strict_native
@@ -34,6 +35,7 @@ from specula.tla.values import (
     apply_fn,
     enumerate_set,
     fn_set1,
+    fn_setm,
     format_value,
     make_fn,
     type_name,
@@ -250,6 +252,45 @@ def _exput(f: Any, keys: tuple, v: Any) -> Any:
     return fn_set1(f, k, v if len(keys) == 1 else _exput(dict.__getitem__(f, k), keys[1:], v))
 
 
+def _xg(f: Any, k: Any) -> Any:
+    """The value at ``k`` of the function ``f`` for an EXCEPT on it, ``_U`` when k is outside
+    f's domain (the clause then leaves f as it is)."""
+    c = f.__class__
+    if c is tuple:
+        if k.__class__ is int and 0 < k <= len(f):
+            return f[k - 1]
+        return UNSET
+    if c is Fn:
+        return dict.get(f, k, UNSET)
+    if isinstance(f, LazyFn):
+        return _xg(f.materialize(), k)
+    raise ValueFault(f"EXCEPT applied to {type_name(f)} {format_value(f)}, which is not a function")
+
+
+def _exm(f: Any, ks: tuple, vs: tuple) -> Any:
+    """``f`` with the values ``vs`` at the keys ``ks`` (distinct values) that are in its domain:
+    several clauses of one EXCEPT on one function, one copy (and one hash) for them all."""
+    c = f.__class__
+    if c is Fn:
+        return fn_setm(f, ks, vs)
+    if c is tuple:
+        r = list(f)
+        n = len(f)
+        for k, v in zip(ks, vs):
+            if k.__class__ is int and 0 < k <= n:
+                r[k - 1] = v
+        return tuple(r)
+    if isinstance(f, LazyFn):
+        return _exm(f.materialize(), ks, vs)
+    raise ValueFault(f"EXCEPT applied to {type_name(f)} {format_value(f)}, which is not a function")
+
+
+def _exa(v: Any, e: list, k: int) -> Any:
+    """``v`` (an EXCEPT's ``@``), stored in the slot ``e[k]`` too."""
+    e[k] = v
+    return v
+
+
 def _cup1(S: Any, x: Any, strict: Callable, left: bool) -> Any:
     """``S \\cup {x}`` (``{x} \\cup S`` when ``left``) when x is not known to be in S."""
     if S.__class__ is frozenset:
@@ -329,7 +370,7 @@ _SEQ_FAST = _seq_fast()
 _HELPERS = {
     "_ap": _ap, "_tups": _tups, "_fld": _fld, "_eq": operator("=", 2).strict, "_in": operator("\\in", 2).strict,
     "_en": _en, "_truth": _truth, "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_exget": _exget, "_exput": _exput, "_exget1": _exget1, "_exput1": _exput1,
-    "_exc2": _exc2, "_cup1": _cup1, "_exget2": _exget2, "_exput2": _exput2,
+    "_exc2": _exc2, "_cup1": _cup1, "_exget2": _exget2, "_exput2": _exput2, "_xg": _xg, "_exm": _exm, "_exa": _exa, "_fs1": fn_set1,
     "_mkfn": make_fn, "_frozenset": frozenset, "_Fn": Fn, "_LazyFn": LazyFn, "_MV": ModelValue,
 }
 # built-ins the generator leaves to the closure compiler (not functions of their operands' values)
@@ -368,6 +409,7 @@ class Generator:
         # function (created at every call of it), so the inline forms below are not used there
         self.in_comp = 0
         self._loops = Loops(self)
+        self._excepts = Excepts(self)
         # while an action body is generated (gen_action): state-level f[x] and r.f remembered in
         # locals _m<i> (one name per generated source, ``_cse``), LET and argument bindings in
         # locals _l<slot> instead of frame slots; ``cse_slots``: the slots fixed during the body
@@ -384,7 +426,7 @@ class Generator:
             A.FieldAccess: self._field, A.Tuple: self._tuple, A.RecordCons: self._record,
             A.If: self._if, A.Quant: self._loops.quant, A.SetEnum: self._setenum,
             A.SetFilter: self._loops.setfilter, A.SetMap: self._loops.setmap, A.FuncCons: self._loops.funccons,
-            A.Prime: self._prime, A.Except: self._except, A.At: self._at,
+            A.Prime: self._prime, A.Except: self._excepts.except_, A.At: self._at,
         }
 
     # ------------------------------------------------------------------ entry
@@ -829,80 +871,6 @@ class Generator:
         parts = [self.sub(a, env) for a in node.args]
         tup = "(" + ", ".join(p[0] for p in parts) + ",)"
         return f"_ap({f[0]}, {tup})", f[1].union(*[p[1] for p in parts]), 1 + f[2] + sum(p[2] for p in parts)
-
-    def _except(self, node: A.Except, env: "Env") -> tuple | None:
-        cur = self.sub(node.fn, env)
-        src, deps, size = cur
-        for u in node.updates:
-            keys = []
-            for item in u.path:
-                if isinstance(item, str):
-                    keys.append(repr(item))
-                    continue
-                parts = [self.sub(x, env) for x in item]
-                deps = deps.union(*[p[1] for p in parts])
-                size += sum(p[2] for p in parts)
-                keys.append(parts[0][0] if len(parts) == 1 else "(" + ", ".join(p[0] for p in parts) + ",)")
-            if any(isinstance(x, A.At) for x in A.walk(u.value)):
-                kat = self.c.new_slot()
-                venv = env.bind({"@": ("slot", kat)})
-                if self.in_iterable:
-                    vfn, vdeps = self.c.expr(u.value, venv)
-                    self.consts.append(vfn)
-                    deps = deps | (set(vdeps) - {kat})
-                    src = f"_exc_at({src}, ({', '.join(keys)},), _k[{len(self.consts) - 1}], {kat}, s, n, e)"
-                else:
-                    v = self.sub(u.value, venv)
-                    deps = deps | (set(v[1]) - {kat})
-                    size += v[2]
-                    if self.in_comp:
-                        # the value as a lambda called with @ stored in its slot (no walrus here)
-                        src = f"_exc_at({src}, ({', '.join(keys)},), (lambda s, n, e: {v[0]}), {kat}, s, n, e)"
-                    else:
-                        # the path checked and @ stored in its slot first, then the value inline
-                        tf, tk = self._walrus_tmp(), self._walrus_tmp()
-                        if len(keys) == 1:
-                            src = (f"(_exput1({tf}, {tk}, {v[0]}) if _exget1(({tf} := {src}), ({tk} := {keys[0]}), "
-                                   f"e, {kat}) else {tf})")
-                        elif len(keys) == 2:
-                            tk1 = self._walrus_tmp()
-                            src = (f"(_exput2({tf}, {tk}, {tk1}, {v[0]}) if _exget2(({tf} := {src}), "
-                                   f"({tk} := {keys[0]}), ({tk1} := {keys[1]}), e, {kat}) else {tf})")
-                        else:
-                            src = (f"(_exput({tf}, {tk}, {v[0]}) if _exget(({tf} := {src}), "
-                                   f"({tk} := ({', '.join(keys)},)), e, {kat}) else {tf})")
-            else:
-                v = self.sub(u.value, env)
-                deps = deps | v[1]
-                size += v[2]
-                if len(keys) == 1 and not (self.in_iterable or self.in_comp):
-                    src = self._set1_inline(src, keys[0], v[0])
-                    size += 1
-                    continue
-                helper = {1: "_set1", 2: "_exc2"}.get(len(keys))  # one or two keys: no path tuple
-                src = f"{helper}({src}, {', '.join(keys)}, {v[0]})" if helper else f"_exc({src}, ({', '.join(keys)},), {v[0]})"
-            size += 1
-        return src, deps, size
-
-    def _set1_inline(self, f: str, k: str, v: str) -> str:
-        """``_set1(f, k, v)`` with its tuple case inline (a sequence or a function over 1..n, the
-        common EXCEPT of a state variable); f, k and v are evaluated first, in this order."""
-        binds = []
-        names = []
-        for src in (f, k, v):
-            if _ATOM.match(src) or _LIT.match(src) or _GUARD_FREE.match(src):
-                names.append(src)
-                continue
-            t = self._walrus_tmp()
-            binds.append(f"(({t} := {src}) is {t})")
-            names.append(t)
-        tf, tk, tv = names
-        test = " & ".join(binds + [f"({tf}.__class__ is tuple)"])
-        if _LIT.match(tk) and not tk.startswith("'"):
-            ok = f"0 < {tk} <= len({tf})"
-        else:
-            ok = f"{tk}.__class__ is int and 0 < {tk} <= len({tf})"
-        return f"({tf}[:{tk} - 1] + ({tv},) + {tf}[{tk}:] if {test} and {ok} else _set1({tf}, {tk}, {tv}))"
 
     def _field(self, node: A.FieldAccess, env: "Env") -> tuple:
         r = self.sub(node.expr, env)
