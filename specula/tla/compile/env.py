@@ -97,9 +97,11 @@ class StateMemo:
     state and ``Def'`` on a successor are one function of that state): a successor generated
     from several parents, then explored, computes it once. Two generations of at most ``cap``
     states each bound the memory; the memo turns itself off when it rarely hits. States are
-    compared as the search's seen set compares them."""
+    compared as the search's seen set compares them; with ``part`` (an ``itemgetter`` of the
+    variables the definition reads, when it reads only some), by the values of those: successors
+    that leave them as they were (most do) find the value of their parent's."""
 
-    __slots__ = ("cur", "old", "on", "calls", "misses", "cap")
+    __slots__ = ("cur", "old", "on", "calls", "misses", "cap", "part")
 
     def __init__(self, cap: int = 50_000) -> None:
         self.cur: dict = {}
@@ -108,6 +110,7 @@ class StateMemo:
         self.calls = 0
         self.misses = 0
         self.cap = cap
+        self.part: Callable | None = None
 
     def get(self, key: tuple, fn: EXPR_FN, s: Any, n: Any, e: list) -> Any:
         cur = self.cur
@@ -149,6 +152,8 @@ def per_state(fn: EXPR_FN, memo: StateMemo | None = None) -> EXPR_FN:
 
         return once
 
+    part = memo.part
+
     def once_memo(s: Any, n: Any, e: list) -> Any:
         if s is last[0] and s is not None:
             return last[1]
@@ -156,7 +161,17 @@ def per_state(fn: EXPR_FN, memo: StateMemo | None = None) -> EXPR_FN:
         last[0], last[1] = s, v
         return v
 
-    return once_memo
+    if part is None:
+        return once_memo
+
+    def once_part(s: Any, n: Any, e: list) -> Any:
+        if s is last[0] and s is not None:
+            return last[1]
+        v = memo.get(part(s), fn, s, n, e) if s.__class__ is tuple and memo.on else fn(s, n, e)
+        last[0], last[1] = s, v
+        return v
+
+    return once_part
 
 
 def per_next(fn: EXPR_FN, memo: StateMemo | None = None) -> EXPR_FN:
@@ -170,7 +185,8 @@ def per_next(fn: EXPR_FN, memo: StateMemo | None = None) -> EXPR_FN:
             return fn(s, n, e)
         if n is last[0]:
             return last[1]
-        v = memo.get(n, fn, s, n, e) if memo is not None and memo.on else fn(s, n, e)
+        v = memo.get(n if memo.part is None else memo.part(n), fn, s, n, e) if memo is not None and memo.on \
+            else fn(s, n, e)
         last[0], last[1] = n, v
         return v
 

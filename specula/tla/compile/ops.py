@@ -7,6 +7,8 @@ from typing import Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
+from operator import itemgetter
+
 from specula.tla.compile.env import UNSET, STATE, PRIME, IMPURE, EXPR_FN, OpVal, Env, CompileError, STATE_ONLY, PRIME_ONLY, StateMemo, per_state, per_next, sizeable, same_types, const_fn
 from specula.tla.operators import strict_native
 from specula.tla.values import ValueFault
@@ -84,6 +86,10 @@ class Operators:
                 memo = self.def_cache.get(mk)
                 if memo is None:
                     memo = self.def_cache[mk] = StateMemo()
+                    # keyed by the variables the definition reads, when it reads only some
+                    vs = self.state_vars(op.body, op.env)
+                    if vs and len(vs) < len(self.var_index):
+                        memo.part = itemgetter(*sorted(vs))
                 if res[1] == STATE_ONLY:
                     res = (per_state(res[0], memo), res[1])
                 elif self.apply_op(op, (), env.with_(primed=False), span)[1] == STATE_ONLY:
