@@ -15,9 +15,30 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from specula.tla.compile.dominance import bind_once
+
 __all__ = ["Call", "Loop", "Guard", "fuse"]
 
 _MEMO = re.compile(r"\b_m\d+\b")
+_STATE = re.compile(r"(?<![\w.\])])s\[(\d+)\]")
+_SLOT = re.compile(r"(?<![\w.\])])e\[(\d+)\]")
+_WRITE = re.compile(r"e\[(\d+)\] =[^=]|for e\[(\d+)\] in|for \(([^)]*)\) in|_st\(e, (\d+),")
+
+
+def _written(nodes: tuple) -> set[int]:
+    """The frame slots the inlined actions of ``nodes`` may write (their own binders, LETs)."""
+    out: set[int] = set()
+    for node in nodes:
+        if isinstance(node, Call):
+            act = getattr(node.fn, "_inline", None)
+            if act is not None:
+                for m in _WRITE.finditer("\n".join(act.body)):
+                    for g in m.groups():
+                        if g:
+                            out.update(int(x) for x in re.findall(r"\d+", g))
+        else:
+            out |= _written(node.body)
+    return out
 _INIT = re.compile(r"^ *(_m\d+) = _U$")
 _READS_N = re.compile(r"\bn\b")  # the next values (n[i], or n passed to a closure)
 # an inlined action's first line testing a value against a string: ``X = "req"`` (generate.equality)
@@ -109,6 +130,37 @@ def _guarded(body: list[str]) -> bool:
     return all(ln.startswith("         ") for ln in body[1:])
 
 
+def _reuse(ln: str, names: set) -> str:
+    """``ln`` with each assignment ``(_mK := SRC)`` of a memo local in ``names`` (one the action
+    computed first, after its own reset) read as a use ``(_mK if _mK is not _U else (_mK := SRC))``:
+    in the schedule the reset is where the loop's value begins, and a guard or an action before
+    this one may have computed the local (the same value: same state, same values of the loops)."""
+    for nm in names:
+        pre = f"({nm} := "
+        at = ln.find(pre)
+        while at >= 0:
+            depth, i, quote = 0, at, ""
+            while i < len(ln):  # the end of the assignment: its parentheses balance
+                ch = ln[i]
+                if quote:
+                    if ch == "\\":
+                        i += 1
+                    elif ch == quote:
+                        quote = ""
+                elif ch in "'\"":
+                    quote = ch
+                elif ch == "(":
+                    depth += 1
+                elif ch == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                i += 1
+            ln = ln[:at] + f"({nm} if {nm} is not _U else " + ln[at:i + 1] + ")" + ln[i + 1:]
+            at = ln.find(pre, at + len(nm) * 2 + 24)
+    return ln
+
+
 def _fuse(nodes: tuple, inline: bool) -> Callable | None:
     gns = _inline_ns(nodes) if inline else None
     if inline and gns is None:
@@ -124,13 +176,18 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
         ns[nm] = v
         return nm
 
-    def call(fn: Callable, pad: str, shared: set, tests: list) -> None:
+    written = _written(nodes) if gns is not None else set()
+
+    def call(fn: Callable, pad: str, shared: set, tests: list, hoist: frozenset) -> None:
         act = getattr(fn, "_inline", None) if gns is not None and fn.__globals__ is gns else None
         if act is None:
             lines.append(f"{pad}{name(fn)}(s, _n, e)")
             tests.clear()
             return
         body = [ln for ln in act.body if not ((m := _INIT.match(ln)) is not None and m.group(1) in shared)]
+        mine = shared & set(_MEMO.findall("\n".join(body)))
+        if mine:
+            body = [_reuse(ln, mine) for ln in body]
         m = _STR_TEST.match(body[0]) if body else None
         if m is not None and ":=" not in m.group(3):
             # an earlier action of this loop body tested the same value against other strings
@@ -155,6 +212,8 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
             nm, _, src = r.strip().partition(" = ")
             if src.startswith("s["):
                 tops[nm] = src
+            elif (m := _SLOT.fullmatch(src)) is not None and int(m.group(1)) in hoist:
+                continue  # (read where the loop's value begins)
             else:
                 lines.append(pad + r.strip())
         lines.append(f"{pad}try:")
@@ -171,38 +230,59 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
             f"{pad}    raise _fault(_x, _k[{act.ks + 1}]) from None",
         ])
 
-    def emit(body: tuple, ind: int, shared: set) -> None:
+    def local(src: str, hoist: frozenset) -> str:
+        """A guard's source reading the state's variables and the loops' values from locals."""
+        def st(m: re.Match) -> str:
+            tops[f"_s{m.group(1)}"] = m.group(0)
+            return f"_s{m.group(1)}"
+        src = _STATE.sub(st, src)
+        return _SLOT.sub(lambda m: f"_e{m.group(1)}" if int(m.group(1)) in hoist else m.group(0), src)
+
+    def emit(body: tuple, ind: int, shared: set, hoist: frozenset, fresh: bool) -> None:
+        """``fresh``: the memo locals ``shared`` were reset just before ``body``."""
         pad = "    " * ind
         if not body:
             lines.append(pad + "pass")
         tests: list = []  # (temporary, string, its source, value source) of the first tests above
         for node in body:
             if isinstance(node, Call):
-                call(node.fn, pad, shared, tests)
+                call(node.fn, pad, shared, tests, hoist)
+                fresh = False
                 continue
             tests = []
             if isinstance(node, Loop):
+                key = f"_e{node.key}" if node.key in hoist else f"e[{node.key}]"
                 if node.table is not None:
-                    lines.append(f"{pad}for e[{node.slot}] in {name(node.table)}[e[{node.key}]]:")
+                    lines.append(f"{pad}for e[{node.slot}] in {name(node.table)}[{key}]:")
                 elif node.domain is not None:
                     lines.append(f"{pad}for e[{node.slot}] in {name(node.domain)}(s, _n, e):")
                 else:
                     lines.append(f"{pad}for e[{node.slot}] in {name(tuple(node.values or ()))}:")
                 inner = _shared(node.body) if gns is not None else set()
+                sub = hoist
+                if gns is not None and node.slot not in written:
+                    lines.append(f"{pad}    _e{node.slot} = e[{node.slot}]")
+                    sub = hoist | {node.slot}
                 lines.extend(f"{pad}    {m} = _U" for m in sorted(inner, key=lambda m: int(m[2:])))
-                emit(node.body, ind + 1, inner)
+                emit(node.body, ind + 1, inner, sub, True)
             else:
                 ok = f"_ok{ind}"
                 if gns is not None and node.src is not None:
-                    test = f"({node.src})"
+                    test = local(f"({node.src})", hoist)
+                    if fresh and shared:
+                        # the first test after the memo locals' reset: each first use assigns
+                        got = bind_once([f"        {m} = _U" for m in sorted(shared)]
+                                        + [f"        {ok} = {test} is not False"])
+                        test = got[-1].strip()[len(ok) + 3:-len(" is not False")]
                 else:
                     test = f"{name(node.test)}(s, _n, e)"
                 lines.extend([f"{pad}try:", f"{pad}    {ok} = {test} is not False",
                               f"{pad}except Exception:", f"{pad}    {ok} = True", f"{pad}if {ok}:"])
-                emit(node.body, ind + 1, shared)
+                emit(node.body, ind + 1, shared, hoist, False)
+            fresh = False
 
     top = _shared(nodes) if gns is not None else set()
-    emit(nodes, 1, top)
+    emit(nodes, 1, top, frozenset(), True)
     lines[2:2] = [f"    {nm} = {src}" for nm, src in sorted(tops.items())] + [
         f"    {m} = _U" for m in sorted(top, key=lambda m: int(m[2:]))]
     try:
