@@ -674,6 +674,12 @@ class _Search:
 
         level_states: list[State] = []
         level_idx: list[int] = []
+        # Without a key function the search interns the states it stores into its own pools
+        # (one per variable, as Model.intern_state): a pooled value is then one of a stored
+        # state, which the invariants held for, and a planned invariant's fresh(succ, parent,
+        # raw) checks only the variables whose values are new to the pools (no memory of the
+        # values it held for looked up)
+        pools = [{} for _ in model.variables] if ident and hasattr(model, "intern_state") else None
         rt = self.runtime
         explore = rt.explore if rt is not None else None
         if rt is not None:
@@ -688,6 +694,8 @@ class _Search:
                 # ACTION_CONSTRAINT does not apply to initial states (TLC: isInActions(null, s))
                 in_model = all(c(st) for _, c in constraints)
                 if in_model:
+                    if pools is not None:
+                        st = k = tuple(map(dict.setdefault, pools, st, st))
                     idx = self._add(k, -1, -1)
                     if self.keep_states is not None:
                         self.keep_states.append(st)
@@ -737,6 +745,10 @@ class _Search:
         # a planned predicate's step(succ, parent) takes a successor of a state it held for
         # (Model.compile_invariant: the conjuncts of parent's unchanged variables hold)
         inv_steps = [(name, inv, getattr(inv, "step", None)) for name, inv in invariants]
+        # (an invariant without fresh: step(succ, parent) for the interned successor)
+        inv_fresh = [(name, inv, getattr(inv, "fresh", None) or (lambda s, p, r, f=f: f(s, p)) if f is not None else None)
+                     for name, inv, f in inv_steps]
+        setdefault = dict.setdefault
         con_steps = [(c, getattr(c, "step", None)) for _, c in constraints]
         try:
             while level_states:
@@ -787,7 +799,8 @@ class _Search:
                                 else:
                                     new = True
                                     if ident:
-                                        succ = k = intern(succ)
+                                        raw = succ
+                                        succ = k = intern(succ) if pools is None else tuple(map(setdefault, pools, succ, succ))
                                     didx = idx = len(keys)
                                     seen[k] = idx
                                     keys.append(k)
@@ -805,16 +818,30 @@ class _Search:
                             else:
                                 new = True
                                 idx = -1
+                                if pools is not None:  # (checked, not stored: its values pooled as checked)
+                                    raw = succ
+                                    succ = tuple(map(setdefault, pools, succ, succ))
                             if new:
-                                for name, inv, i_step in inv_steps:
-                                    if not (inv(succ) if i_step is None else i_step(succ, st)):
-                                        # TLC's queue: the rest of this level and the next one, without
-                                        # the violating state (checked before it is enqueued)
-                                        self._sync(generated, cov_gen, cov_new,
-                                                   n_level - pos - 1 + len(next_states) - (idx >= 0))
-                                        extra = [] if idx >= 0 else [(ai, succ)]
-                                        at = idx if idx >= 0 else pidx
-                                        raise _Found("invariant", f"Invariant {name} is violated.", name, at, extra)
+                                if pools is not None:
+                                    for name, inv, i_fresh in inv_fresh:
+                                        if not (inv(succ) if i_fresh is None else i_fresh(succ, st, raw)):
+                                            break
+                                    else:
+                                        name = None
+                                else:
+                                    for name, inv, i_step in inv_steps:
+                                        if not (inv(succ) if i_step is None else i_step(succ, st)):
+                                            break
+                                    else:
+                                        name = None
+                                if name is not None:
+                                    # TLC's queue: the rest of this level and the next one, without
+                                    # the violating state (checked before it is enqueued)
+                                    self._sync(generated, cov_gen, cov_new,
+                                               n_level - pos - 1 + len(next_states) - (idx >= 0))
+                                    extra = [] if idx >= 0 else [(ai, succ)]
+                                    at = idx if idx >= 0 else pidx
+                                    raise _Found("invariant", f"Invariant {name} is violated.", name, at, extra)
                             if aprops:
                                 for name, ap in aprops:
                                     if not ap(st, succ):
