@@ -481,6 +481,7 @@ class ActionGenerator:
 
 _MEMO_NAME = re.compile(r"\b_[ml]\d+\b")
 _MEMO_SITE = re.compile(r"\((_m\d+) if \1 is not _U else \(\1 := ")
+_MEMO_READ = re.compile(r"\((_m\d+) if \1 is not _U else (?!\(\1 := )")
 
 
 def _memo_inits(body: list[str], lets: dict[str, set[int]] | None = None) -> list[str]:
@@ -501,6 +502,11 @@ def _memo_inits(body: list[str], lets: dict[str, set[int]] | None = None) -> lis
         if ln.lstrip().startswith("for "):
             loops.append(ind)
     single = {nm for nm, at in sites.items() if len(at) == 1 and not at[0]}
+    # a read of a memo local that does not compute it (an EXCEPT's value at a path: gen_except)
+    # is the read alone when the local is not kept
+    for nm in {m.group(1) for ln in lines for m in _MEMO_READ.finditer(ln)}:
+        if nm not in sites or nm in single:
+            lines = [ln.replace(f"({nm} if {nm} is not _U else ", "(") for ln in lines]
     out = []
     for ln in lines:
         pos = 0

@@ -29,6 +29,7 @@ _ATOM = re.compile(r"^[sen]\[\d+\]$")
 _LIT = re.compile(r"^('[^'\\]*'|-?\d+)$")
 _GUARD_FREE = re.compile(r"^(True|False)$")
 _LOCAL = re.compile(r"^_[a-z]\d+$")
+_MEMO_SRC = re.compile(r"^\((_m\d+) if \1 is not _U else \(\1 := ")  # (Generator's remembered values)
 # a bare ``e`` (a closure's or helper's argument) or a comprehension or lambda in a value's source
 _AT_SHARED = re.compile(r"(?<![\w.'\"])e(?![\w\[])|\blambda\b|\bfor\b")
 
@@ -108,7 +109,7 @@ class Excepts:
             if segs is not None:
                 f = self.g.sub(node.fn, env)
                 acc = [set(f[1]), f[2]]
-                src = self._segments(f[0], segs, env, acc)
+                src = self._segments(f[0], segs, env, acc, node.fn)
                 return src, acc[0], acc[1]
         cur = self.g.sub(node.fn, env)
         src, deps, size = cur
@@ -163,10 +164,25 @@ class Excepts:
             size += 1
         return src, deps, size
 
-    def _segments(self, x: str, segs: list, env: "Env", acc: list) -> str:
+    def _segments(self, x: str, segs: list, env: "Env", acc: list, path: Any = None) -> str:
+        """``path``: the syntax of x when x is a value of the EXCEPT's function itself (its
+        first segment): a remembered value of the action at a path below it is read from there."""
         for seg in segs:
-            x = self._segment(x, seg, env, acc)
+            x = self._segment(x, seg, env, acc, path)
+            path = None
         return x
+
+    def _known(self, path: Any, item: Any, env: "Env", get: str) -> tuple[str, Any]:
+        """``get`` (the value at ``item`` below ``path``) read from the action's remembered
+        value of that expression when it was computed already (it exists then), and the syntax
+        of that value (None: no path)."""
+        if path is None or self.g.cse is None:
+            return get, None
+        sub = A.FieldAccess(path, item) if isinstance(item, str) else A.FuncApp(path, tuple(item))
+        m = _MEMO_SRC.match(self.g.sub(sub, env)[0])
+        if m is None:
+            return get, sub
+        return f"({m.group(1)} if {m.group(1)} is not _U else {get})", sub
 
     def _bind(self, src: str) -> tuple[str, str]:
         """(name, source binding it at its first evaluation) for ``src`` used more than once."""
@@ -197,12 +213,12 @@ class Excepts:
         return (f"({tx}[{tk} - 1] if {test} and {tk}.__class__ is int and 0 < {tk} <= len({tx}) "
                 f"else {tx}[{tk}] if {tx}.__class__ is _Fn and {tk} in {tx} else _xg({tx}, {tk}))")
 
-    def _child(self, tx: str, get: str, child: tuple, env: "Env", acc: list) -> tuple[str, str]:
+    def _child(self, tx: str, get: str, child: tuple, env: "Env", acc: list, path: Any = None) -> tuple[str, str]:
         """(the new value at a key of tx, the source reading the old one into the name that
         value reads) for one child of a segment."""
         if child[0] == "node":
             ta = self.g._walrus_tmp()
-            return self._segments(ta, child[1], env, acc), f"({ta} := {get})"
+            return self._segments(ta, child[1], env, acc, path), f"({ta} := {get})"
         kat = self.g.c.new_slot()
         v = self.g.sub(child[1], env.bind({"@": ("slot", kat)}))
         acc[0] = acc[0] | (set(v[1]) - {kat})
@@ -222,7 +238,7 @@ class Excepts:
         return (f"({tx}[:{tk} - 1] + ({tv},) + {tx}[{tk}:] if (({tv} := {v}) is {tv}) & ({tx}.__class__ is tuple) "
                 f"else _fs1({tx}, {tk}, {tv}) if {tx}.__class__ is _Fn else _exput1({tx}, {tk}, {tv}))")
 
-    def _segment(self, xs: str, seg: list, env: "Env", acc: list) -> str:
+    def _segment(self, xs: str, seg: list, env: "Env", acc: list, path: Any = None) -> str:
         acc[1] += len(seg)
         if len(seg) == 1:
             item, child = seg[0]
@@ -234,7 +250,10 @@ class Excepts:
                 return self.set1_inline(xs, ks, v[0])
             tx, bx = self._bind(xs)
             tk, bk = self._bind(ks)
-            new, read = self._child(tx, self._get(bx, tx, bk, tk), child, env, acc)
+            get, sub = self._get(bx, tx, bk, tk), None
+            if bx == tx and bk == tk:
+                get, sub = self._known(path, item, env, get)
+            new, read = self._child(tx, get, child, env, acc, sub)
             return f"({self._put(tx, tk, new)} if {read} is not _U else {tx})"
         tx, bx = self._bind(xs)
         keys, vals = [], []
@@ -247,7 +266,10 @@ class Excepts:
                 acc[1] += v[2]
                 vals.append(v[0])
                 continue
-            new, read = self._child(tx, self._get(tx, tx, k, k), child, env, acc)
+            get, sub = self._get(tx, tx, k, k), None
+            if bx == tx:
+                get, sub = self._known(path, item, env, get)
+            new, read = self._child(tx, get, child, env, acc, sub)
             vals.append(f"({new} if {read} is not _U else _U)")
         return f"_exm({bx}, ({', '.join(keys)},), ({', '.join(vals)},))"
 
