@@ -510,6 +510,8 @@ class Generator:
     def const(self, v: Any) -> str:
         if v.__class__ is int or v.__class__ is str or v.__class__ is bool:
             return repr(v)
+        if v.__class__ is tuple and not v:
+            return "()"  # (<< >>: a literal, compared without a lookup)
         return f"_k[{_const_slot(self, v)}]"
 
     def fallback(self, node: Any, env: "Env") -> tuple:
