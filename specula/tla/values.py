@@ -186,7 +186,11 @@ def fn_of_items(items: tuple) -> "Fn":
 
 
 def fn_set1(f: "Fn", k: Any, v: Any) -> "Fn":
-    """``[f EXCEPT ![k] = v]`` for a key of f's domain: a copy with its hash updated from f's."""
+    """``[f EXCEPT ![k] = v]`` for a key of f's domain: a copy with its hash updated from f's
+    (f itself when v is the value there: PlusCal's ``pc' = [pc EXCEPT ![self] = "l"]`` in a loop)."""
+    old = dict.__getitem__(f, k)
+    if old is v:
+        return f
     r = Fn()
     dict.update(r, f)
     dict.__setitem__(r, k, v)
@@ -194,7 +198,7 @@ def fn_set1(f: "Fn", k: Any, v: Any) -> "Fn":
     if h.__class__ is _partial:  # (f's hash is computed when asked: r's too)
         _seal(r, None)
     else:
-        _seal(r, h() ^ hash((k, dict.__getitem__(f, k))) ^ hash((k, v)))
+        _seal(r, h() ^ hash((k, old)) ^ hash((k, v)))
     return r
 
 
