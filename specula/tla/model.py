@@ -523,17 +523,20 @@ class Model:
 
     def _each_conjunct(self, n: Any, env: Env) -> tuple | None:
         """``\\A x \\in S : P(x)`` whose body reads no variable and nothing impure (a function
-        of x): (domain fn, domain fn, body fn, x's slot, the body's own slots), else None."""
+        of x): (domain fn, domain fn, body fn, x's slot, the body's own slots, the variables
+        S reads (None: S is impure or reads more than 4), the variable S is (else None)),
+        else None."""
         if not isinstance(n, A.Quant) or n.kind != "A" or len(n.bounds) != 1:
             return None
         b = n.bounds[0]
         if b.tuple or b.domain is None or len(b.names) != 1:
             return None
         c = self.compiler
-        if not c.state_vars(b.domain, env):
+        dvs = c.state_vars(b.domain, env)
+        if not dvs:
             return None  # a constant domain: the whole conjunct is cached by its variables
         try:
-            dfn, _ = c.expr(b.domain, env)
+            dfn, ddeps = c.expr(b.domain, env)
             lo = c.nslots
             slot = c.new_slot()
             benv = env.bind({b.names[0]: ("slot", slot)})
@@ -544,7 +547,10 @@ class Model:
             return None
         if any(d in (STATE, PRIME, IMPURE) for d in deps):
             return None
-        return (dfn, dfn, body, slot, tuple(range(lo + 1, c.nslots)))
+        pure = len(dvs) <= 4 and not any(d in (PRIME, IMPURE) for d in ddeps)
+        got = c.try_resolve(b.domain.name, env) if pure and _is_name(b.domain) else None
+        dvar = got[1] if got is not None and got[0] == "var" else None
+        return (dfn, dfn, body, slot, tuple(range(lo + 1, c.nslots)), tuple(sorted(dvs)) if pure else None, dvar)
 
     def compile_alias(self, name_or_expr: str) -> Callable[[State, State], Any]:
         """TLC's ALIAS: a record computed from a trace state and the next one (primed variables),
@@ -725,19 +731,27 @@ def _plan_pred(plan: list[tuple[int, Callable, Any, dict]], whole: Callable[[Sta
                     lines.append(q + f"          if vals not in _s{i}:")
                 lines += [q + x for x in remember_if_true(i, "k", "vals", pad)]
             elif kind == 3:
-                _, dfn, _, slot, rest = ix
-                lines += [f"        dom = _d{i}(state, None, _e)",
-                          "        if dom.__class__ is not frozenset:",
-                          "            return _whole(state)",
-                          "        for x in dom:",
-                          f"            if _c{i}.get(_id(x)) is x:",
-                          "                continue"] + [f"            _e[{j}] = _U" for j in rest] + [
-                          f"            _e[{slot}] = x",
-                          f"            if _b{i}(state, None, _e) is not True:",
-                          "                return _whole(state)",
-                          f"            if len(_c{i}) > _R:",
-                          f"                _c{i}.clear()",
-                          f"            _c{i}[_id(x)] = x"]
+                _, dfn, _, slot, rest, dvs, dvar = ix
+                # step: S reads only parent's values (it is parent's S: the conjunct held), or
+                # S is a variable: only the elements that are not in parent's set are checked
+                part = [f"        dom = _d{i}(state, None, _e)",
+                        "        if dom.__class__ is not frozenset:",
+                        "            return _whole(state)"]
+                if step and dvar is not None:
+                    part += [f"        if (pd := parent[{dvar}]).__class__ is frozenset:", "            dom = dom - pd"]
+                part += ["        for x in dom:",
+                         f"            if _c{i}.get(_id(x)) is x:",
+                         "                continue"] + [f"            _e[{j}] = _U" for j in rest] + [
+                         f"            _e[{slot}] = x",
+                         f"            if _b{i}(state, None, _e) is not True:",
+                         "                return _whole(state)",
+                         f"            if len(_c{i}) > _R:",
+                         f"                _c{i}.clear()",
+                         f"            _c{i}[_id(x)] = x"]
+                if step and dvs:
+                    lines.append("        if " + " or ".join(f"state[{j}] is not parent[{j}]" for j in dvs) + ":")
+                    part = ["  " + x for x in part]
+                lines += part
             elif kind == 4:
                 vi, dfn, _, slot, rest, _, _ = ix
                 changed = f"v is not (pv := parent[{vi}]) and " if step else ""
