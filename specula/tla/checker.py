@@ -120,6 +120,9 @@ class CheckResult:
     string_order: Any = field(default=None, repr=False, compare=False)
     workers: int = 1  # processes that searched (specula.tla.parallel)
     workers_note: str = ""  # why fewer workers than asked searched (one line)
+    # the workers' seen set holds 64-bit fingerprints: TLC's optimistic estimate of the probability
+    # that two distinct states had the same one (None: states were compared exactly)
+    fp_collision: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -292,6 +295,7 @@ def _check(
     result.generated = search.generated + search.composed()
     if search.parallel is not None and search.parallel.started:  # else no level was large enough
         result.workers = workers
+        result.fp_collision = search.parallel.collision_estimate(result.distinct, result.generated)
     # stopped while generating the next level: TLC counts that level in the depth
     result.depth = search.depth + (1 if search._next else 0)
     result.queue_left = search.queue_left

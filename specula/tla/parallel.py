@@ -2,12 +2,18 @@
 the single-process search: the same verdict, counts, depth and counterexample.
 
 The checker searches the initial states itself, then forks N workers (the compiled model is
-inherited, never sent). Each worker owns the states whose key's values hash to it (the sum of
-per-value hashes, ``% N``, carried by the values' numbers; see ``_Part``) and keeps their part
-of the seen set (and marks the other workers' states it sent: each is sent once in the
-search). The search is level-synchronous: each worker expands its states of the level, routes
-every successor to its owner (as numbers of its values, in batches), and the owners keep the new
-states and check the invariants on them.
+inherited, never sent) and gives each a share of the level (positions interleaved). Successors
+never leave the worker that generated them; only 64-bit fingerprints travel. Each worker holds
+the fingerprints of every state found so far (the seen set: 8 bytes of payload per state instead
+of the state), expands its states of the level and keeps as candidates the successors whose
+fingerprint it has not seen. At the end of the level the workers exchange their candidates'
+fingerprints and places (``_Part._exchange``): a state found by several workers is the one found
+at the smallest place; each worker keeps its new states (they are its share of the next level),
+checks the invariants on them and reports to the checker, which sums the figures. A state's
+fingerprint is built from codes of its values that no structure of the values makes meet
+(``_Codes``; Python's ``hash(-1) == hash(-2)`` does not carry over), and
+``CheckResult.fp_collision`` is TLC's optimistic estimate of a collision. The trace is rebuilt
+from the workers' parents and actions by replay, comparing fingerprints (``_adopt``), as TLC does.
 
 Every successor has a place in the single-process order: ``(pos, j)``, the position of its
 parent in the level and its index among the parent's successors (``pos << 32 | j``). A state's
@@ -38,6 +44,7 @@ import time
 import traceback
 from array import array
 from itertools import chain
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -46,22 +53,18 @@ from specula.tla.compile.env import IMPURE_NATIVES
 from specula.tla.memory import pss_bytes
 from specula.tla.outcome import Found, Stop
 from specula.tla.symmetry import identity
-from specula.tla.values import Fn, fn_of_items
+from specula.tla.values import Fn, LazyFn, LazySet, ModelValue
 
 __all__ = ["ParallelRun", "ParallelUnsupported", "obstacle", "default_workers"]
 
 State = tuple
 SHIFT = 32  # place = pos << SHIFT | j
 LAST = (1 << SHIFT) - 1  # j of "after every successor" (a deadlock, the max_states cut)
-CHUNK = 512  # successors per batch sent to an owner
 # the checker searches in one process until a level has this many states (forking the workers
 # and a barrier per level cost more than they save on small levels)
 SPLIT_LEVEL = 1000
+INTERLEAVE = 1  # positions of the first level given to each worker in turn
 PROTO = pickle.HIGHEST_PROTOCOL
-# the seen set's mark of a key owned by another worker that this worker sent it (its owner has it
-# since; this worker's own keys map to a gid, or to ~index of this level's candidates)
-SENT = -(1 << 62)
-_NONE = object()  # value 0 of every column: the key columns of a key that is not numbered
 _TLA_DIR = Path(__file__).resolve().parent
 
 
@@ -113,17 +116,19 @@ def obstacle(model: Any, plan: Any) -> str | None:
 
 
 class _Part:
-    """One worker: its states of the current level, its part of the seen set, and what it saw
-    during the level (for the counts at an event).
+    """One worker: its states of the current level and what it knows of the seen set.
 
-    Values are numbered: each column (a variable of the state, and under a VIEW or SYMMETRY a
-    variable of the key) has a table of the values this worker met, and a state is known by the
-    tuple of its values' numbers. The seen set and the level's candidates are keyed by those
-    tuples of small integers (cheap to hash and compare, where a state's own hash walks its
-    values every time), a successor is sent to its owner as its numbers (each value crosses to
-    a worker once, see ``_flush``), and the states of the next level are rebuilt from the
-    tables, which also shares their values as ``intern_state`` does in one process (the model's
-    memos meet values by identity)."""
+    Successors never leave the worker that generated them; only their fingerprints travel.
+    Each worker holds the fingerprints of every state found so far (the seen set), expands its
+    states of the level and keeps, as candidates, the successors whose fingerprint it has not
+    seen (the first place of each in its part of the level). At the end of the level the
+    workers exchange their candidates' fingerprints and places (``_exchange``); the candidates
+    this worker keeps are its new states, its share of the next level.
+
+    Without a VIEW or SYMMETRY, each variable's values are pooled here (``pools``: value -> the
+    pool's object and its code): one lookup per variable interns a successor's value and gives
+    its code, an unchanged variable's value is found by identity, and the code of a new value
+    is computed once."""
 
     def __init__(self, w: int, n: int, search: Any, level: list[State], level_idx: list[int], boxes: tuple) -> None:
         self.w, self.n = w, n
@@ -135,54 +140,31 @@ class _Part:
         self.base = len(search.keys)  # gids below: the states the checker stored (its indices)
         self.inboxes, self.results, self.commands = boxes
         self.n_actions = len(search.coverage)
-        self.pool: dict = {}  # every value received, by value (see _share)
-        width = self.width = len(level[0])
-        # columns: the state's variables, then (with a key function) the key's; value 0 of
-        # every column is _NONE (the key columns of a key that is not a state-wide tuple)
-        self.ncols = width if self.ident else 2 * width
-        self.tab_ids: list[dict] = [{_NONE: 0} for _ in range(self.ncols)]  # value -> number
-        self.tab_vals: list[list] = [[_NONE] for _ in range(self.ncols)]  # number -> value
-        # per column, the next count of each routing residue r: a value's number is count * n + r,
-        # so that a key's owner, the sum of its values' residues mod n, is the sum of its numbers
-        # mod n (no table of routing hashes to read)
-        self.tab_next: list[list[int]] = [[1] + [0] * (n - 1) for _ in range(self.ncols)]
-        # to each worker: per column, which numbers it was sent (their values); from each
-        # worker: per column, its numbers -> this worker's
-        self.known = [[bytearray(b"\x01") for _ in range(self.ncols)] for _ in range(n)]
-        self.maps = [[[0] for _ in range(self.ncols)] for _ in range(n)]
-        # key numbers -> gid of this worker's states, ~index of this level's candidates, SENT
-        # for the keys of the other workers' states that this worker sent (never sent twice)
-        self.seen: dict = {}
-        self.keys: list = []  # local index -> key numbers
-        self.parent = array("q")
-        self.action = array("i")
-        self.lv_states: list = []
-        self.lv_pos = array("q")
-        self.lv_gid = array("q")
-        # the checker's states: the ones this worker owns (the checker's seen set is left alone:
-        # reading it would copy its pages into this process)
-        keys = search.keys
-        for idx in range(self.base):
-            k, o = self._local_key(keys[idx])
-            if o == w:
-                self.seen[k] = idx
-        for pos, st in enumerate(level):
-            _, o = self._local_key(keys[level_idx[pos]])
-            if o == w:
-                self.lv_states.append(self._state(self._ids(st, 0)))
-                self.lv_pos.append(pos)
-                self.lv_gid.append(level_idx[pos])
+        self.fp = fp = _fingerprint(search)
+        self.codes = fp.codes
+        self.pools: list[dict] = [{} for _ in range(len(level[0]))]
+        # every state found so far, by fingerprint (also the other workers')
+        self.seen: set = set(map(fp, search.keys))
+        self.fps = array("q")  # local index -> fingerprint of this worker's states
+        self.parent = array("q")  # ... its parent's gid
+        self.action = array("i")  # ... its action
+        # the level's share: positions interleaved in runs of INTERLEAVE (the next levels stay
+        # where their states were found; see _exchange for the states several workers found)
+        mine = [i for i in range(len(level)) if (i // INTERLEAVE) % n == w]
+        self.lv_states: list = [level[i] for i in mine]
+        self.lv_pos = array("q", mine)
+        self.lv_gid = array("q", [level_idx[i] for i in mine])
         self.progress_every = min(1.0, search.limits.progress_every)
         self._reset_level()
 
     def _reset_level(self) -> None:
-        self.c_key: list = []  # by candidate index: the key numbers (seen[key] is ~index)
-        self.c_place: list[int] = []  # ... the smallest place seen
+        self.c_fp: list = []  # by candidate index: the fingerprint
+        self.c_place: list[int] = []  # ... its place (increasing)
         self.c_act: list[int] = []  # ... its action
         self.c_pg: list[int] = []  # ... its parent's gid
-        self.c_sid: list = []  # ... its state's numbers (without a key function: the key)
+        self.c_state: list = []  # ... the state
+        self.c_parent: list = []  # ... the parent state (the invariants' step)
         self.ends = 0
-        # (lists: an array's append parses its argument, several times the cost of a list's)
         self.exp_pos: list[int] = []  # expanded parents' positions, in order
         self.exp_n: list[int] = []  # ... and their numbers of successors
         self.succ_act: list[int] = []  # the action of every successor generated, in order
@@ -191,59 +173,16 @@ class _Part:
         self.event: tuple | None = None  # (pos, j, phase, info) of the first event seen here
         self.new: list = []  # (place, action) of this level's new states, by place
 
-    # ---- values and their numbers ------------------------------------------------------------
-    def _ids(self, t: tuple, off: int, got: tuple | None = None) -> tuple:
-        """The numbers of the values of ``t`` in the columns from ``off`` on, new values added
-        to the tables (``got``: the numbers looked up already, None for the new values)."""
-        if got is None:
-            got = tuple(map(dict.get, self.tab_ids[off:off + len(t)], t))
-            if None not in got:
-                return got
+    def _pool_miss(self, st: State, got: tuple) -> tuple:
+        """``got`` (the pools' entries for the values of ``st``) with the values new in their
+        pools added, each with its code."""
+        compute = self.codes.compute
         out = list(got)
-        for c, x in enumerate(got):
-            if x is None:
-                out[c] = self._number(off + c, t[c])
+        for c, e in enumerate(got):
+            if e is None:
+                v = st[c]
+                e = out[c] = self.pools[c][v] = (v, compute(v))
         return tuple(out)
-
-    def _number(self, col: int, v: Any) -> int:
-        """Give the value ``v``, new in column ``col``, the next number of that column with its
-        routing residue: the owner of a state is a function of its values only (the same in
-        every worker; a key column is hashed as the state column of the same variable), the sum
-        of the residues mod n, which is the sum of the numbers mod n."""
-        n = self.n
-        r = hash((col % self.width, v)) % n
-        nxt = self.tab_next[col]
-        x = nxt[r] * n + r
-        nxt[r] += 1
-        self.tab_ids[col][v] = x
-        vals = self.tab_vals[col]
-        if x >= len(vals):  # (numbers are dense but for the residues' imbalance)
-            vals.extend([_NONE] * (x + 1 - len(vals)))
-        vals[x] = v
-        return x
-
-    def _state(self, sid: tuple) -> State:
-        return tuple(map(list.__getitem__, self.tab_vals[:self.width], sid))
-
-    def _local_key(self, kv: Any) -> tuple[tuple, int]:
-        """The key numbers of the key ``kv`` and its owner."""
-        n = self.n
-        if self.ident:
-            k = self._ids(kv, 0)
-            return k, sum(k) % n
-        w = self.width
-        if kv.__class__ is tuple and len(kv) == w:
-            k = self._ids(kv, w)
-            return k, sum(k) % n
-        return ("#", kv), hash(kv) % n
-
-    def _key_value(self, k: tuple) -> Any:
-        """The key whose numbers are ``k`` (what the checker stores)."""
-        if self.ident:
-            return self._state(k)
-        if k[0].__class__ is str:  # ("#", key)
-            return k[1]
-        return tuple(map(list.__getitem__, self.tab_vals[self.width:], k))
 
     # ---- messages --------------------------------------------------------------------------
     def _put(self, q: Any, msg: tuple) -> None:
@@ -253,107 +192,33 @@ class _Part:
             raise ParallelUnsupported(f"a state cannot be sent to another process ({exc})") from None
         q.put(data)
 
-    def _flush(self, o: int, box: list) -> None:
-        """Send worker ``o`` the successors of ``box`` (rows of numbers, places, actions, parents,
-        keys that are not numbered) with the values it has not been sent yet."""
-        rows, places, acts, pgs, odd = box
-        ncols = self.ncols
-        flat = array("i", chain.from_iterable(rows))
-        fresh = []
-        for c, kn in enumerate(self.known[o]):
-            col = flat[c::ncols]
-            top = max(col)
-            if top >= len(kn):
-                kn.extend(bytes(top + 1 - len(kn)))
-            vals = self.tab_vals[c]
-            for x in set(col):
-                if not kn[x]:
-                    kn[x] = 1
-                    fresh.append((c, x, vals[x]))
-        self._put(self.inboxes[o], ("b", self.w, fresh, flat.tobytes(), places, acts, pgs, odd))
-
-    def _receive(self, data: bytes) -> None:
-        msg = pickle.loads(data)
-        if msg[0] == "e":
-            self.ends += 1
-            return
-        _, src, fresh, flat_b, places, acts, pgs, odd = msg
-        maps = self.maps[src]
-        share, tab_ids = self._share, self.tab_ids
-        width = self.width
-        for c, x, v in fresh:
-            lid = tab_ids[c].get(v)  # (a value this worker met already needs no sharing)
-            if lid is None:
-                lid = self._number(c, share(v))
-            mp = maps[c]
-            if x >= len(mp):
-                mp.extend([0] * (x + 1 - len(mp)))
-            mp[x] = lid
-        flat = array("i")
-        flat.frombytes(flat_b)
-        ncols = self.ncols
-        cols = [list(map(mp.__getitem__, flat[c::ncols])) for c, mp in enumerate(maps)]
-        if self.ident:
-            keys = sids = list(zip(*cols))
-        else:
-            sids = list(zip(*cols[:width]))
-            keys = list(zip(*cols[width:]))
-            for i, kv in odd:
-                keys[i] = ("#", kv)
-        seen = self.seen
-        c_key, c_place, c_act, c_pg, c_sid = self.c_key, self.c_place, self.c_act, self.c_pg, self.c_sid
-        for k, place, ai, pg, sid in zip(keys, places, acts, pgs, sids):
-            g = seen.get(k)
-            if g is None:
-                seen[k] = ~len(c_place)
-                c_key.append(k)
-                c_place.append(place)
-                c_act.append(ai)
-                c_pg.append(pg)
-                c_sid.append(sid)
-            elif g < 0:
-                ci = ~g
-                if place < c_place[ci]:
-                    c_place[ci] = place
-                    c_act[ci] = ai
-                    c_pg[ci] = pg
-                    c_sid[ci] = sid
-
-    def _drain(self, timeout: float | None) -> None:
-        inbox = self.inboxes[self.w]
-        while True:
-            try:
-                data = inbox.get(timeout=timeout) if timeout is not None else inbox.get_nowait()
-            except queue.Empty:
-                return
-            self._receive(data)
-            if timeout is not None:
-                return
-
     def _alive_parent(self) -> None:
         if os.getppid() != self.ppid:  # the checker is gone
             os._exit(3)
 
     def _progress(self) -> None:
-        self.results.put(pickle.dumps(("p", self.w, self.generated, self.expanded, len(self.c_key)), PROTO))
+        self.results.put(pickle.dumps(("p", self.w, self.generated, self.expanded, len(self.c_fp)), PROTO))
 
     # ---- one level ---------------------------------------------------------------------------
     def expand(self) -> None:
-        """Expand this worker's states of the level, route the successors, collect the ones
-        routed here, keep the new states and check them, then report to the checker."""
+        """Expand this worker's states of the level, keep the successors not seen as candidates,
+        exchange the candidates' fingerprints with the other workers, keep the new states and
+        check them, then report to the checker."""
         model, plan, key, ident = self.model, self.plan, self.key, self.ident
-        n, w, width = self.n, self.w, self.width
         constraints, acons = plan.constraints, plan.action_constraints
         invariants, aprops = plan.invariants, plan.action_props
         check_deadlock = plan.check_deadlock
-        dget, lget = dict.get, list.__getitem__
-        s_ids, s_vals = self.tab_ids[:width], self.tab_vals[:width]
-        k_ids = s_ids if ident else self.tab_ids[width:]
-        ids_of = self._ids
-        nokey = (0,) * width
-        boxes: list = [None] * n
+        intern = getattr(model, "intern_state", identity)
+        pkey = key if getattr(key, "takes_parent", False) else None
+        in_constraints = bool(constraints or acons)
+        con_steps = [(c, getattr(c, "step", None)) for _, c in constraints]
+        inv_steps = [(name, inv, getattr(inv, "step", None)) for name, inv in invariants]
+        fp = self.fp
+        pools, pool_miss = self.pools, self._pool_miss
         seen = self.seen
-        c_key, c_place, c_act, c_pg, c_sid = self.c_key, self.c_place, self.c_act, self.c_pg, self.c_sid
+        add = seen.add
+        c_fp, c_place, c_act, c_pg = self.c_fp, self.c_place, self.c_act, self.c_pg
+        c_state, c_parent = self.c_state, self.c_parent
         exp_pos, exp_n, succ_act = self.exp_pos, self.exp_n, self.succ_act
         states, lv_pos, lv_gid = self.lv_states, self.lv_pos, self.lv_gid
         next_tick = time.monotonic() + self.progress_every
@@ -373,78 +238,44 @@ class _Part:
                     phase = 0
                     succ_act.append(ai)
                     generated += 1
-                    in_model = True
-                    for _, c in constraints:
-                        if not c(succ):
-                            in_model = False
-                            break
-                    if in_model:
-                        for _, a in acons:
-                            if not a(st, succ):
+                    if in_constraints:
+                        in_model = True
+                        for c, c_step in con_steps:
+                            if not (c(succ) if c_step is None else c_step(succ, st)):
                                 in_model = False
                                 break
+                        if in_model:
+                            for _, a in acons:
+                                if not a(st, succ):
+                                    in_model = False
+                                    break
+                    else:
+                        in_model = True
                     if in_model:
-                        sid = tuple(map(dget, s_ids, succ))
-                        if None in sid:
-                            sid = ids_of(succ, 0, sid)
-                        kv = None
                         if ident:
-                            k = sid
-                            o = sum(k) % n
+                            # each variable's pool: value -> (the pool's object, its code); one
+                            # lookup interns the value and gives its code
+                            pc = tuple(map(dict.get, pools, succ))
+                            if None in pc:
+                                pc = pool_miss(succ, pc)
+                            f = hash(tuple(map(_second, pc)))
+                            if f not in seen:
+                                succ = tuple(map(_first, pc))
                         else:
-                            # the table's values: the key's memos meet them by identity
-                            kv = key(tuple(map(lget, s_vals, sid)))
-                            if kv.__class__ is tuple and len(kv) == width:
-                                k = tuple(map(dget, k_ids, kv))
-                                if None in k:
-                                    k = ids_of(kv, width, k)
-                                o = sum(k) % n
-                                kv = None
-                            else:  # a key that is not a state-wide tuple: by value
-                                k = ("#", kv)
-                                o = hash(kv) % n
-                        place = base | j
-                        if o == w:
-                            g = seen.get(k)
-                            if g is None:
-                                seen[k] = ~len(c_place)
-                                c_key.append(k)
-                                c_place.append(place)
-                                c_act.append(ai)
-                                c_pg.append(pg)
-                                c_sid.append(sid)
-                            elif g < 0:
-                                ci = ~g
-                                if place < c_place[ci]:
-                                    c_place[ci] = place
-                                    c_act[ci] = ai
-                                    c_pg[ci] = pg
-                                    c_sid[ci] = sid
-                        elif k not in seen:
-                            # this worker's first place of k is its smallest; in a later level
-                            # its owner has it already
-                            seen[k] = SENT
-                            box = boxes[o]
-                            if box is None:
-                                box = boxes[o] = ([], [], [], [], [])
-                            rows = box[0]
-                            if ident:
-                                rows.append(k)
-                            elif kv is None:
-                                rows.append(sid + k)
-                            else:
-                                box[4].append((len(rows), kv))
-                                rows.append(sid + nokey)
-                            box[1].append(place)
-                            box[2].append(ai)
-                            box[3].append(pg)
-                            if len(rows) >= CHUNK:
-                                self._flush(o, box)
-                                boxes[o] = None
+                            succ = intern(succ)
+                            f = fp(key(succ) if pkey is None else pkey(succ, st))
+                        if f not in seen:
+                            add(f)
+                            c_fp.append(f)
+                            c_place.append(base | j)
+                            c_act.append(ai)
+                            c_pg.append(pg)
+                            c_state.append(succ)
+                            c_parent.append(st)
                     else:
                         phase = 1  # not stored: checked at every discovery, here
-                        for name, inv in invariants:
-                            if not inv(succ):
+                        for name, inv, i_step in inv_steps:
+                            if not (inv(succ) if i_step is None else i_step(succ, st)):
                                 raise _Event(j, 1, ("invariant", f"Invariant {name} is violated.", name, pg,
                                                     [(ai, succ)], None))
                     phase = 2
@@ -470,10 +301,9 @@ class _Part:
             self.generated = generated
             if self.event is not None:
                 break  # everything after it is after the single search's stop
-            if i & 31 == 0:
+            if i & 63 == 0:
                 if i & 16383 == 0:
-                    gc.freeze()  # (as the single search: the tables and the seen set hold no garbage)
-                self._drain(None)
+                    gc.freeze()  # (as the single search: the candidates and the seen set hold no garbage)
                 now = time.monotonic()
                 if now >= next_tick:
                     next_tick = now + self.progress_every
@@ -481,41 +311,99 @@ class _Part:
                     self._alive_parent()
         self.generated = generated
         self.lv_states = []
-        for o in range(n):
-            if o != w:
-                if boxes[o] is not None:
-                    self._flush(o, boxes[o])
-                self._put(self.inboxes[o], ("e", w))
-        del boxes
-        while self.ends < n - 1:
-            self._drain(1.0)
-            self._alive_parent()
+        self._exchange()
         self._finish()
+
+    def _exchange(self) -> None:
+        """Send every other worker this level's candidates (fingerprints, places, parents,
+        actions), receive theirs. A state several workers found is the single search's at the
+        smallest place (its parent and action); it stays with that worker, or, when a state is
+        its own key (no VIEW, no SYMMETRY: every finder holds the same state), with one of its
+        finders chosen by its fingerprint, so that neither worker's share of the next level
+        grows level after level (the smaller places are not always one worker's). The
+        candidates this worker does not keep are ``self.lost``; the ones it keeps for another
+        worker's place take that place, parent and action."""
+        n, w = self.n, self.w
+        c_fp, c_place = self.c_fp, self.c_place
+        if n > 1:
+            data = pickle.dumps(("c", w, array("q", c_fp).tobytes(), array("q", c_place).tobytes(),
+                                 array("q", self.c_pg).tobytes(), array("i", self.c_act).tobytes()), PROTO)
+            for o in range(n):
+                if o != w:
+                    self.inboxes[o].put(data)
+        seen = self.seen
+        inbox = self.inboxes[w]
+        mine: dict | None = None
+        both: dict = {}  # fingerprint -> [place, parent, action, winner, finders] of a state found here and elsewhere
+        got = 0
+        while got < n - 1:
+            try:
+                raw = inbox.get(timeout=1.0)
+            except queue.Empty:
+                self._alive_parent()
+                continue
+            got += 1
+            _, src, fb, pb, gb, ab = pickle.loads(raw)
+            ofp = array("q")
+            ofp.frombytes(fb)
+            if mine is None:
+                mine = dict(zip(c_fp, range(len(c_fp))))
+            common = mine.keys() & set(ofp)
+            if common:
+                opl, opg, oact = array("q"), array("q"), array("i")
+                opl.frombytes(pb)
+                opg.frombytes(gb)
+                oact.frombytes(ab)
+                at = dict(zip(ofp, range(len(ofp))))
+                for f in common:
+                    i = at[f]
+                    rec = both.get(f)
+                    if rec is None:
+                        ci = mine[f]
+                        rec = both[f] = [c_place[ci], self.c_pg[ci], self.c_act[ci], w, [w]]
+                    rec[4].append(src)
+                    if opl[i] < rec[0]:
+                        rec[0], rec[1], rec[2], rec[3] = opl[i], opg[i], oact[i], src
+            seen.update(ofp)
+        lost: set = set()
+        moved = False
+        ident = self.ident
+        for f, (place, pg, ai, winner, finders) in both.items():
+            holder = sorted(finders)[(f >> 24) % len(finders)] if ident else winner
+            if holder != w:
+                lost.add(f)
+            elif winner != w:
+                ci = mine[f]  # type: ignore[index]
+                c_place[ci], self.c_pg[ci], self.c_act[ci] = place, pg, ai
+                moved = True
+        self.lost = lost
+        self.moved = moved
 
     def _finish(self) -> None:
         """Keep this level's new states (in the single search's order) and check the invariants
         on them up to the first violation; report to the checker."""
-        c_place, c_act, c_pg, c_sid = self.c_place, self.c_act, self.c_pg, self.c_sid
-        c_key = self.c_key
-        order = sorted(range(len(c_place)), key=c_place.__getitem__)
-        invariants = self.plan.invariants
-        keys, parent, action, seen = self.keys, self.parent, self.action, self.seen
+        invariants = [(name, inv, getattr(inv, "step", None)) for name, inv in self.plan.invariants]
+        fps, parent, action = self.fps, self.parent, self.action
         n, w, base = self.n, self.w, self.base
-        s_vals = self.tab_vals[:self.width]
-        lget = list.__getitem__
+        lost = self.lost
         places = array("q")
         states = []
         gids = array("q")
         event = self.event
         check = True
         new = self.new
+        order: Any = range(len(self.c_fp))
+        if self.moved:  # (a state kept for another worker's place: the places are out of order)
+            order = sorted(order, key=self.c_place.__getitem__)
+        c_fp, c_place, c_act, c_pg, c_state, c_parent = (self.c_fp, self.c_place, self.c_act, self.c_pg,
+                                                         self.c_state, self.c_parent)
         for ci in order:
-            k = c_key[ci]
-            place, ai, pg = c_place[ci], c_act[ci], c_pg[ci]
-            succ = tuple(map(lget, s_vals, c_sid[ci]))
-            gid = base + len(keys) * n + w
-            keys.append(k)
-            seen[k] = gid
+            f = c_fp[ci]
+            if f in lost:
+                continue
+            place, ai, pg, succ, st = c_place[ci], c_act[ci], c_pg[ci], c_state[ci], c_parent[ci]
+            gid = base + len(fps) * n + w
+            fps.append(f)
             parent.append(pg)
             action.append(ai)
             places.append(place)
@@ -524,8 +412,8 @@ class _Part:
             new.append((place, ai))
             if check and (event is None or (place >> SHIFT, place & LAST, 1) < event[:3]):
                 try:
-                    for name, inv in invariants:
-                        if not inv(succ):
+                    for name, inv, i_step in invariants:
+                        if not (inv(succ) if i_step is None else i_step(succ, st)):
                             event = (place >> SHIFT, place & LAST, 1,
                                      ("invariant", f"Invariant {name} is violated.", name, gid, []))
                             check = False
@@ -535,6 +423,7 @@ class _Part:
                     event = (place >> SHIFT, place & LAST, 1,
                              ("error", str(exc), None, pg, [] if bad is None else [(-1, bad)], exc.span))
                     check = False
+        self.c_state = self.c_parent = []
         self.event = event
         self.lv_states, self.lv_gid = states, gids
         gc.freeze()
@@ -546,26 +435,6 @@ class _Part:
         for _, a in self.new:
             cov_new[a] += 1
         self._put(self.results, ("level", w, len(states), event, self.generated, cov_gen, cov_new, places.tobytes()))
-
-    def _share(self, v: Any) -> Any:
-        """The value equal to ``v`` that this worker holds, down to the components (received
-        values are fresh objects: as in one process, the states must share their values, which
-        the model's memos — symmetry, VIEW, domains in TLC order — meet by identity)."""
-        c = v.__class__
-        if c is int or c is bool:
-            return v
-        pool = self.pool
-        r = pool.get(v)
-        if r is not None:
-            return r
-        share = self._share
-        if c is tuple:
-            v = tuple([share(x) for x in v])
-        elif c is frozenset:
-            v = frozenset([share(x) for x in v])
-        elif c is Fn:
-            v = fn_of_items(tuple([(share(k), share(x)) for k, x in dict.items(v)]))
-        return pool.setdefault(v, v)
 
     def advance(self, all_places: list[bytes]) -> None:
         """The next level's positions: the rank of each new state's place among every worker's."""
@@ -627,8 +496,87 @@ class _Part:
                 self._put(self.results, ("upto", self.w, self.upto(*cmd[1])))
             elif cmd[0] == "node":
                 local = cmd[1]
-                self._put(self.results, ("node", self.w, self._key_value(self.keys[local]), self.parent[local],
-                                          self.action[local]))
+                self._put(self.results, ("node", self.w, self.fps[local], self.parent[local], self.action[local]))
+
+
+_M61 = (1 << 61) - 1
+_first, _second = itemgetter(0), itemgetter(1)
+
+
+class _Codes:
+    """A 61-bit code per value, the same in every process, equal for values Python finds equal
+    (the single search's seen set compares states with ``==``; ``TRUE`` and ``1`` are one value
+    there and here) and otherwise as good as random: the SipHash (Python's hash of bytes, keyed
+    alike in the checker and its forked workers) of a canonical encoding of the value: an
+    integer's, a string's or a model value's text, a sequence's codes in order, a set's codes
+    sorted, a function's (key code, value code) pairs sorted. No structure of the values
+    (``hash(-1) == hash(-2)``, integers equal modulo 2**61 - 1, XORs or sums of items) makes two
+    codes meet. Codes are remembered by value: a value met again (the rows of a new function)
+    costs a lookup."""
+
+    def __init__(self) -> None:
+        self.memo: dict = {}
+
+    def code(self, v: Any) -> int:
+        c = self.memo.get(v)
+        if c is None:
+            c = self.memo[v] = self.compute(v)
+        return c
+
+    def compute(self, v: Any) -> int:
+        """The code of ``v``, not remembered (its parts' are)."""
+        cls = v.__class__
+        code, cget = self.code, self.memo.get
+        if cls is Fn:
+            ks = tuple(map(cget, dict.keys(v)))
+            if None in ks:
+                ks = tuple(map(code, dict.keys(v)))
+            vs = tuple(map(cget, dict.values(v)))
+            if None in vs:
+                vs = tuple(map(code, dict.values(v)))
+            data = b"d" + array("Q", chain.from_iterable(sorted(zip(ks, vs)))).tobytes()
+        elif cls is tuple:
+            cs = tuple(map(cget, v))
+            if None in cs:
+                cs = tuple(map(code, v))
+            data = b"t" + array("Q", cs).tobytes()
+        elif cls is frozenset:
+            data = b"f" + array("Q", sorted(map(code, v))).tobytes()
+        else:
+            if cls is bool:
+                v, cls = int(v), int  # (True == 1, as in the single search)
+            if cls is int:
+                data = b"i" + str(v).encode()
+            elif cls is str:
+                data = b"s" + v.encode("utf-8", "surrogatepass")
+            elif cls is ModelValue:
+                data = b"m" + v[1].encode("utf-8", "surrogatepass")
+            elif isinstance(v, (LazySet, LazyFn)) and getattr(v, "finite", True):
+                return self.code(v.materialize())
+            else:
+                raise ParallelUnsupported(f"a state holds a value the fingerprints do not know ({cls.__name__})")
+        return hash(data) % _M61
+
+
+def _fingerprint(search: Any) -> Any:
+    """The 64-bit fingerprint of a state's key, the same function in every process: the hash of
+    the tuple of its values' codes (``_Codes``; each below 2**61 - 1, so that Python hashes a
+    code as itself, and the tuple's hash, rounds of xxHash64 over them, separates two keys that
+    differ in one value always and otherwise like a random 64-bit function), or a key that is
+    not a tuple (a VIEW's value) by its code."""
+    codes = _Codes()
+    code, cget = codes.code, codes.memo.get
+
+    def fp(k: Any) -> int:
+        if k.__class__ is tuple:
+            cs = tuple(map(cget, k))
+            if None in cs:
+                cs = tuple(map(code, k))
+            return hash(cs)
+        return code(k) ^ 0x5A5A5A5A5A5A5A5A
+
+    fp.codes = codes  # type: ignore[attr-defined]
+    return fp
 
 
 class _Event(Exception):
@@ -675,6 +623,13 @@ class ParallelRun:
         self.boxes: tuple = ()
         self.last: dict[int, tuple] = {}  # worker -> its last progress (generated, expanded, new)
         self.started = False  # the workers searched (the checker handed a level over)
+
+    @staticmethod
+    def collision_estimate(distinct: int, generated: int) -> float:
+        """TLC's optimistic estimate of the probability that two distinct states had the same
+        64-bit fingerprint: distinct * (generated - distinct) / 2**64 (the checker's own levels,
+        compared exactly, are counted too, as an upper bound)."""
+        return distinct * max(0, generated - distinct) / 2.0**64
 
     def takes(self, level: list[State]) -> bool:
         """Whether the workers search from this level on (it is large enough)."""
@@ -789,8 +744,10 @@ class ParallelRun:
         return new
 
     def _adopt(self, gid: int) -> int:
-        """Copy the path to ``gid`` from the workers into the search (its keys, parents and
-        actions), so that its ``trace`` replays it; returns the search's index of ``gid``."""
+        """Copy the path to ``gid`` into the search (its keys, parents and actions), so that its
+        ``trace`` replays it; returns the search's index of ``gid``. The workers hold each
+        state's fingerprint, parent and action: the keys are found again by replay from the
+        checker's last stored state on the path, as TLC rebuilds a trace."""
         search, n, base = self.search, self.n, self.base
         chain = []
         g = gid
@@ -798,11 +755,24 @@ class ParallelRun:
             w, local = (g - base) % n, (g - base) // n
             self.boxes[2][w].put(pickle.dumps(("node", local), PROTO))
             got = self._gather("node", only=w)
-            _, _, k, parent, action = got[w]
-            chain.append((k, action))
+            _, _, f, parent, action = got[w]
+            chain.append((f, action))
             g = parent
         idx = g
-        for k, action in reversed(chain):
+        if not chain:
+            return idx
+        fp = _fingerprint(search)
+        key, model = search.key, search.model
+        cur = search.keys[idx] if key is identity else search.path_states(idx)[-1]
+        for f, action in reversed(chain):
+            for ai, succ in model.next_states(cur):
+                if ai == action:
+                    k = key(succ)
+                    if fp(k) == f:
+                        break
+            else:  # cannot happen unless the model is nondeterministic
+                raise WorkerError("the counterexample could not be rebuilt from the fingerprints")
+            cur = succ
             search.keys.append(k)
             search.parent.append(idx)
             search.action.append(action)

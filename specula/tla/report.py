@@ -118,6 +118,10 @@ def _render_check(result: CheckResult, spec: str, cfg: str, markup: bool) -> str
         out.append(f"Model checking {esc(spec)}" + (f" with {esc(cfg)}" if cfg else ""))
     if result.verdict == "ok":
         out.append(("[green]" if markup else "") + _HEADLINES["ok"] + ("[/]" if markup else ""))
+        if result.fp_collision is not None:  # (--workers N: a seen set of fingerprints, as TLC's)
+            out.append("  Estimates of the probability that specula did not check all reachable states\n"
+                       "  because two distinct states had the same fingerprint:\n"
+                       f"  calculated (optimistic):  val = {result.fp_collision:.1E}")
     elif result.verdict == "limit":
         out.append(esc(result.message or "stopped"))
     else:

@@ -322,3 +322,60 @@ def test_three_workers_report_tlcs_figures(name: str) -> None:
                                                                      exp["generated"], exp["depth"])
     if exp["trace_len"]:
         assert len(res.counterexample) == exp["trace_len"]
+
+
+# -1 and -2 in the same variable, in a set and in a record: Python's hash(-1) == hash(-2), so a
+# seen set of fingerprints built from Python's hashes would take these states for one (216
+# distinct instead of 1,024); the workers' fingerprints are built from codes of the values that
+# no such structure makes meet (parallel._Codes)
+NEG_ONE = """---- MODULE NegOne ----
+EXTENDS Integers
+VARIABLES x, s, r
+Init == x = 0 /\\ s = {} /\\ r = [a |-> 0, b |-> 0]
+Next == \\/ x > -2 /\\ x' = x - 1 /\\ UNCHANGED <<s, r>>
+        \\/ x < 0 /\\ x' = x + 2 /\\ UNCHANGED <<s, r>>
+        \\/ s' = s \\cup {x} /\\ UNCHANGED <<x, r>>
+        \\/ \\E k \\in {"a", "b"} : r' = [r EXCEPT ![k] = x] /\\ UNCHANGED <<x, s>>
+Inv == ~(x = -2 /\\ s = {-1, -2} /\\ r.a = -1 /\\ r.b = -2)
+====
+"""
+
+
+@pytest.mark.parametrize("inv,tlc", [(False, ("ok", 1024, 4353, 14, 0, 0)),
+                                     (True, ("invariant", 226, 482, 7, 110, 7))])
+@pytest.mark.parametrize("workers", [2, 3])
+def test_minus_one_and_minus_two_are_different_states(tmp_path: Path, inv: bool, tlc: tuple, workers: int) -> None:
+    # TLC 2.18 -workers 1: 4,353 generated, 1,024 distinct, depth 14; with Inv: violated, a trace
+    # of 7 states, 482 generated, 226 distinct, 110 left on the queue
+    tla = tmp_path / "NegOne.tla"
+    tla.write_text(NEG_ONE)
+    cfg = tmp_path / "NegOne.cfg"
+    cfg.write_text("INIT Init\nNEXT Next\n" + ("INVARIANT Inv\n" if inv else ""))
+    res = _run(tla, cfg, workers)
+    assert res.workers == workers
+    assert (res.verdict, res.distinct, res.generated, res.depth, res.queue_left,
+            len(res.counterexample or [])) == tlc
+    one = _run(tla, cfg, 1)
+    assert _figures(res) == _figures(one)
+    # TLC's "calculated (optimistic): val = 1.8E-13" (none for one process: exact comparisons)
+    assert one.fp_collision is None and f"{res.fp_collision:.1E}" == ("1.8E-13" if not inv else "3.1E-15")
+
+
+def test_value_codes_meet_only_for_equal_values() -> None:
+    from specula.tla.values import ModelValue, fn_of_items
+
+    code = parallel._Codes().code
+    distinct = [-1, -2, 0, 1, 2, 2**61 - 1 + 1, 2**64 + 1, -(2**61), "1", "a", ModelValue("a"), (), (-1,), (-2,),
+                (1, 2), (2, 1), ((1, 2), 3), (1, (2, 3)), frozenset(), frozenset({-1}), frozenset({-2}),
+                frozenset({1, 2}), frozenset({3}), frozenset({frozenset({1, 2}), frozenset({3})}),
+                frozenset({frozenset({1}), frozenset({2, 3})}), fn_of_items((("a", -1),)), fn_of_items((("a", -2),)),
+                fn_of_items((("a", 1), ("b", 2))), fn_of_items((("a", 2), ("b", 1))),
+                fn_of_items(((ModelValue("r1"), "w"), (ModelValue("r2"), "x"))),
+                fn_of_items(((ModelValue("r1"), "x"), (ModelValue("r2"), "w")))]
+    codes = [code(v) for v in distinct]
+    assert len(set(codes)) == len(codes)
+    assert all(0 <= c < 2**61 - 1 for c in codes)
+    # values Python finds equal have one code, as the single search's seen set has one entry
+    # for them (TRUE and 1: docs/checker.md)
+    assert code(True) == code(1) and code(frozenset({True})) == code(frozenset({1}))
+    assert code(fn_of_items((("a", -1),))) == code(fn_of_items((("a", -1),)))
