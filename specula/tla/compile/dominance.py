@@ -251,6 +251,29 @@ class _Pass:
         return out
 
 
+def paren_end(ln: str, i: int, depth: int = 0) -> int:
+    """The index of the ``)`` at which the parentheses of the generated source ``ln`` balance,
+    scanning from ``i`` with ``depth`` of them open (string literals skipped); ``len(ln)`` if none."""
+    quote = ""
+    while i < len(ln):
+        ch = ln[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    return i
+
+
 def bind_once(body: list[str]) -> list[str]:
     """``body`` (the lines of a generated action inside its ``try``) with the remembered-value
     reads that certainly follow their computation read as the bare local, and those that

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from specula.errors import EvalError
 from specula.tla import ast as A
-from specula.tla.compile.dominance import bind_once
+from specula.tla.compile.dominance import bind_once, paren_end
 from specula.tla.compile.env import PRIME, UNSET, Unassigned
 from specula.tla.compile.gen import FAULTS, boolish, fault, is_boolish
 from specula.tla.values import ValueFault, current_string_order, enumerate_set, quick_order
@@ -600,23 +600,7 @@ def _unwrap(ln: str, at: int, skip: int = 0) -> str:
     """``ln`` with the memo ``(_mN if _mN is not _U else (_mN := SRC))`` at ``at`` as ``(SRC)``
     (with ``skip``: the ``skip`` characters at ``at`` then SRC then ``))``)."""
     start = at + skip if skip else _MEMO_SITE.match(ln, at).end()
-    depth, i, quote = 1, start, ""
-    while i < len(ln):  # the end of SRC: its parentheses balance (string literals skipped)
-        ch = ln[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                break
-        i += 1
+    i = paren_end(ln, start, 1)  # the end of SRC
     return ln[:at] + "(" + ln[start:i] + ")" + ln[i + 2:]
 
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from specula.tla.compile.dominance import bind_once
+from specula.tla.compile.dominance import bind_once, paren_end
 
 __all__ = ["Call", "Loop", "Guard", "fuse"]
 
@@ -139,23 +139,7 @@ def _reuse(ln: str, names: set) -> str:
         pre = f"({nm} := "
         at = ln.find(pre)
         while at >= 0:
-            depth, i, quote = 0, at, ""
-            while i < len(ln):  # the end of the assignment: its parentheses balance
-                ch = ln[i]
-                if quote:
-                    if ch == "\\":
-                        i += 1
-                    elif ch == quote:
-                        quote = ""
-                elif ch in "'\"":
-                    quote = ch
-                elif ch == "(":
-                    depth += 1
-                elif ch == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                i += 1
+            i = paren_end(ln, at)  # the end of the assignment
             ln = ln[:at] + f"({nm} if {nm} is not _U else " + ln[at:i + 1] + ")" + ln[i + 1:]
             at = ln.find(pre, at + len(nm) * 2 + 24)
     return ln
