@@ -745,6 +745,9 @@ class _Search:
         intern = getattr(model, "intern_state", identity)  # optional in the model protocol
         # a SYMMETRY key that takes the parent state builds a new value's entry from the parent's
         pkey = key if getattr(key, "takes_parent", False) else None
+        # its memory of the keys of recent states, by value: a successor equal to a state keyed
+        # recently (a stored one: its key is seen) needs neither interning nor keying
+        recent = getattr(pkey, "recent", None)
         in_constraints = bool(constraints or acons)
         # a planned predicate's step(succ, parent) takes a successor of a state it held for
         # (Model.compile_invariant: the conjuncts of parent's unchanged variables hold)
@@ -794,9 +797,11 @@ class _Search:
                                 if ident:
                                     k = succ
                                 else:
-                                    # pooled values make the symmetry/VIEW memo lookups hit by identity
-                                    succ = intern(succ)
-                                    k = key(succ) if pkey is None else pkey(succ, st)
+                                    k = None if recent is None else recent(succ)
+                                    if k is None:
+                                        # pooled values make the symmetry/VIEW memo lookups hit by identity
+                                        succ = intern(succ)
+                                        k = key(succ) if pkey is None else pkey(succ, st, recent is not None)
                                 didx = seen.get(k)
                                 if didx is not None:
                                     new = False

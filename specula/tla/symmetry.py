@@ -631,15 +631,17 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
         y = e[k] = permuters[k](e[identity_at])
         return y
 
-    def canon(s: State, parent: State | None = None) -> State:
+    def canon(s: State, parent: State | None = None, looked: bool = False) -> State:
         """The key of ``s``; ``parent`` (optional): a state whose values ``s`` mostly shares,
-        already keyed (a new set's entry then follows from the parent's set's)."""
+        already keyed (a new set's entry then follows from the parent's set's); ``looked``:
+        the caller found no key for ``s`` in ``canon.recent`` (the memory of recent states)."""
         if len(var_memos) < len(s):
             var_memos.extend({} for _ in range(len(s) - len(var_memos)))
             nones[:] = [None] * len(var_memos)
-        best = exact.get(s)
-        if best is not None:
-            return best
+        if not looked:
+            best = exact.get(s)
+            if best is not None:
+                return best
         ents = list(map(dict.get, var_memos, map(id, s)))
         deltas = None
         if None in ents:
@@ -706,6 +708,8 @@ def _orbit_canon(perms: list, permute: Callable, key: Callable[[Any], tuple]) ->
         return best
 
     canon.takes_parent = True  # type: ignore[attr-defined]
+    # the key of a state met recently, by value (None: not met), for a state not interned yet
+    canon.recent = exact.get  # type: ignore[attr-defined]
     return canon
 
 
