@@ -28,15 +28,16 @@ def check_cmd(
     lib: Optional[List[Path]] = typer.Option(
         None, "--lib", "-I",
         help="A folder of extra modules (repeatable; like TLC's -DTLA-Library; also SPECULA_TLA_LIBRARY, ':'-separated)."),
-    workers: str = typer.Option(
-        "1", "--workers", "-w", metavar="N|auto",
-        help="Worker processes of the search (auto: all cores, as TLC's -workers auto). Results are the same; "
-             "on a loaded or 2-core machine one process is faster (docs/checker.md)."),
+    workers: Optional[str] = typer.Option(
+        None, "--workers", "-w", metavar="N|auto",
+        help="Worker processes of the search (default auto: all cores, as TLC's -workers auto; small models are "
+             "searched in one process). Results are the same with any number; on a loaded machine one process "
+             "can be faster (docs/checker.md)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Model-check a TLA+ spec with specula's engine (TLC semantics) and print a TLC-like report."""
     memory_text = memory_flag(max_memory)
-    n_workers = _workers(workers)
+    n_workers = _workers(workers or "auto")
     search = [*(lib or []), *(p for p in os.environ.get("SPECULA_TLA_LIBRARY", "").split(os.pathsep) if p)]
     if syntax:
         from specula.diagnostics import render_full
@@ -85,7 +86,7 @@ def check_cmd(
     limits = Limits(max_states=max_states, max_depth=max_depth, max_seconds=max_seconds, max_memory=memory,
                     check_deadlock=deadlock, progress_every=5.0)
     res = check(model, limits, on_progress=on_progress, cfg=cfg, workers=n_workers)
-    if res.workers_note:
+    if res.workers_note and workers is not None:  # (only when asked for: the default is every core)
         err.print(res.workers_note, markup=False)
     if json_out:
         print_json(report.check_to_json(res, str(spec), str(cfg_path)))

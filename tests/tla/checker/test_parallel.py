@@ -232,16 +232,22 @@ def test_workers_is_one_when_no_level_reaches_the_split(monkeypatch) -> None:
     assert res.workers == 1 and not res.workers_note and (res.distinct, res.generated) == (288, 1146)
 
 
-def test_workers_option_one_process_by_default_auto_and_bad_counts(capsys, monkeypatch) -> None:
-    # two workers do not pay on a loaded 2-core machine (docs/checker.md): one process unless asked
+def test_workers_option_every_core_by_default_auto_and_bad_counts(capsys, monkeypatch) -> None:
+    # the default is every core (as --workers auto); a note on why one process searched is printed
+    # only when workers were asked for
     spec = str(SPECS / "Jugs.tla")
     asked: list[int] = []
     real = parallel.default_workers
     monkeypatch.setattr(parallel, "default_workers", lambda: asked.append(1) or 2)
     assert main(["check", spec, "--json"]) == 1
-    assert json.loads(capsys.readouterr().out)["distinct"] == EXPECTED["Jugs"]["distinct"] and not asked
-    assert main(["check", spec, "--workers", "auto", "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["distinct"] == EXPECTED["Jugs"]["distinct"] and asked == [1]
+    assert main(["check", spec, "--workers", "auto", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["distinct"] == EXPECTED["Jugs"]["distinct"] and asked == [1, 1]
+    live = str(SPECS / "LiveCycle.tla")  # temporal properties: one process, said only when asked
+    assert main(["check", live]) == 0
+    assert "checked in one process" not in capsys.readouterr().err and asked == [1, 1, 1]
+    assert main(["check", live, "--workers", "auto"]) == 0
+    assert "--workers 2: checked in one process: temporal properties" in capsys.readouterr().err
     monkeypatch.setattr(parallel, "default_workers", real)
     for bad in ("0", "two", "-3"):
         assert main(["check", spec, "--workers", bad]) == 2
@@ -281,8 +287,7 @@ def test_a_view_that_is_sometimes_as_wide_as_the_state(tmp_path: Path, inv: bool
 
 
 # states met again many levels after their first discovery, from every worker (x and y wrap
-# around): each worker sends another's state once in the whole search, and a state's owner is
-# the sum of its values' routing residues, the same in every worker
+# around): a state found by several workers is kept once, at its smallest place
 TORUS = """---- MODULE Torus ----
 EXTENDS Naturals
 VARIABLES x, y, s
@@ -301,20 +306,28 @@ Inv == ~(x = 12 /\\ y = 10 /\\ s = {0, 1, 2, 3})
 def test_states_met_again_levels_later_by_every_worker(tmp_path: Path, inv: bool, tlc: tuple, workers: int) -> None:
     # TLC 2.18 -workers 1: 5,811 generated, 2,288 distinct, depth 25; with Inv: violated, a
     # trace of 19 states, 4,461 generated, 1,795 distinct, 172 left on the queue
-    tla = tmp_path / "Torus.tla"
-    tla.write_text(TORUS)
-    cfg = tmp_path / "Torus.cfg"
+    _against_tlc(tmp_path, "Torus", TORUS, inv, tlc, workers)
+
+
+def _against_tlc(tmp_path: Path, name: str, text: str, inv: bool, tlc: tuple, workers: int) -> tuple:
+    """The module ``text`` checked with Init/Next (and Inv when ``inv``) by ``workers`` workers and
+    by one process: TLC's (verdict, distinct, generated, depth, queue, trace length) for both."""
+    tla = tmp_path / f"{name}.tla"
+    tla.write_text(text)
+    cfg = tmp_path / f"{name}.cfg"
     cfg.write_text("INIT Init\nNEXT Next\n" + ("INVARIANT Inv\n" if inv else ""))
     res = _run(tla, cfg, workers)
     assert res.workers == workers
     assert (res.verdict, res.distinct, res.generated, res.depth, res.queue_left,
             len(res.counterexample or [])) == tlc
-    assert _figures(res) == _figures(_run(tla, cfg, 1))
+    one = _run(tla, cfg, 1)
+    assert _figures(res) == _figures(one)
+    return res, one
 
 
 @pytest.mark.parametrize("name", ["Symmetric", "ViewSpec", "TwoPhase", "Jugs"])
 def test_three_workers_report_tlcs_figures(name: str) -> None:
-    # three workers: routing residues mod 3 (SYMMETRY and VIEW keys too)
+    # three workers: states found by two or three of them (SYMMETRY and VIEW keys too)
     exp = EXPECTED[name]
     res = check_spec(SPECS / f"{name}.tla", SPECS / f"{name}.cfg", Limits(max_seconds=60), workers=3)
     assert res.workers == 3
@@ -347,16 +360,7 @@ Inv == ~(x = -2 /\\ s = {-1, -2} /\\ r.a = -1 /\\ r.b = -2)
 def test_minus_one_and_minus_two_are_different_states(tmp_path: Path, inv: bool, tlc: tuple, workers: int) -> None:
     # TLC 2.18 -workers 1: 4,353 generated, 1,024 distinct, depth 14; with Inv: violated, a trace
     # of 7 states, 482 generated, 226 distinct, 110 left on the queue
-    tla = tmp_path / "NegOne.tla"
-    tla.write_text(NEG_ONE)
-    cfg = tmp_path / "NegOne.cfg"
-    cfg.write_text("INIT Init\nNEXT Next\n" + ("INVARIANT Inv\n" if inv else ""))
-    res = _run(tla, cfg, workers)
-    assert res.workers == workers
-    assert (res.verdict, res.distinct, res.generated, res.depth, res.queue_left,
-            len(res.counterexample or [])) == tlc
-    one = _run(tla, cfg, 1)
-    assert _figures(res) == _figures(one)
+    res, one = _against_tlc(tmp_path, "NegOne", NEG_ONE, inv, tlc, workers)
     # TLC's "calculated (optimistic): val = 1.8E-13" (none for one process: exact comparisons)
     assert one.fp_collision is None and f"{res.fp_collision:.1E}" == ("1.8E-13" if not inv else "3.1E-15")
 
