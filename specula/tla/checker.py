@@ -752,9 +752,9 @@ class _Search:
         # a planned predicate's step(succ, parent) takes a successor of a state it held for
         # (Model.compile_invariant: the conjuncts of parent's unchanged variables hold)
         inv_steps = [(name, inv, getattr(inv, "step", None)) for name, inv in invariants]
-        # (an invariant without fresh: step(succ, parent) for the interned successor)
-        inv_fresh = [(name, inv, getattr(inv, "fresh", None) or (lambda s, p, r, f=f: f(s, p)) if f is not None else None)
-                     for name, inv, f in inv_steps]
+        # with the search's own pools: fresh(succ, parent, raw) (an invariant without it is
+        # evaluated whole)
+        inv_fresh = [(name, inv, getattr(inv, "fresh", None)) for name, inv in invariants]
         setdefault = dict.setdefault
         con_steps = [(c, getattr(c, "step", None)) for _, c in constraints]
         try:
