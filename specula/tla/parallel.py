@@ -171,6 +171,7 @@ class _Part:
         self.expanded = 0
         self.generated = 0
         self.event: tuple | None = None  # (pos, j, phase, info) of the first event seen here
+        self.event_ci = -1  # ... the candidate whose invariants it is (-1: none)
         self.new: list = []  # (place, action) of this level's new states, by place
 
     def _pool_miss(self, st: State, got: tuple) -> tuple:
@@ -213,6 +214,7 @@ class _Part:
         in_constraints = bool(constraints or acons)
         con_steps = [(c, getattr(c, "step", None)) for _, c in constraints]
         inv_steps = [(name, inv, getattr(inv, "step", None)) for name, inv in invariants]
+        inv_fresh = [(name, _fresh_check(inv)) for name, inv in invariants]
         fp = self.fp
         pools, pool_miss = self.pools, self._pool_miss
         seen = self.seen
@@ -223,6 +225,7 @@ class _Part:
         states, lv_pos, lv_gid = self.lv_states, self.lv_pos, self.lv_gid
         next_tick = time.monotonic() + self.progress_every
         generated = 0
+        cand = -1  # the candidate whose invariants are being checked
         for i in range(len(states)):
             st = states[i]
             states[i] = None
@@ -251,19 +254,46 @@ class _Part:
                                     break
                     else:
                         in_model = True
-                    if in_model:
-                        if ident:
-                            # each variable's pool: value -> (the pool's object, its code); one
-                            # lookup interns the value and gives its code
-                            pc = tuple(map(dict.get, pools, succ))
-                            if None in pc:
-                                pc = pool_miss(succ, pc)
+                    if ident:
+                        # each variable's pool: value -> (the pool's object, its code); one
+                        # lookup interns the value and gives its code. The pools hold values of
+                        # states the invariants held for (or of the violation that ends this
+                        # worker's level): the invariants' fresh(succ, parent, raw) checks only
+                        # the values new to them
+                        pc = tuple(map(dict.get, pools, succ))
+                        if None in pc:
+                            pc = pool_miss(succ, pc)
+                        if in_model:
                             f = hash(tuple(map(_second, pc)))
                             if f not in seen:
+                                raw = succ
                                 succ = tuple(map(_first, pc))
+                                add(f)
+                                cand = len(c_fp)
+                                c_fp.append(f)
+                                c_place.append(base | j)
+                                c_act.append(ai)
+                                c_pg.append(pg)
+                                c_state.append(succ)
+                                # checked here, at this worker's place: a state another worker
+                                # found at a smaller place fails there too (_finish)
+                                phase = 1
+                                for name, chk in inv_fresh:
+                                    if not chk(succ, st, raw):
+                                        raise _Event(j, 1, ("invariant", f"Invariant {name} is violated.", name, -1,
+                                                            []))
+                                cand = -1
                         else:
-                            succ = intern(succ)
-                            f = fp(key(succ) if pkey is None else pkey(succ, st))
+                            phase = 1  # not stored: checked at every discovery, here
+                            raw = succ
+                            succ = tuple(map(_first, pc))
+                            for name, chk in inv_fresh:
+                                if not chk(succ, st, raw):
+                                    raise _Event(j, 1, ("invariant", f"Invariant {name} is violated.", name, pg,
+                                                        [(ai, succ)], None))
+                    elif in_model:
+                        succ = intern(succ)
+                        f = fp(key(succ) if pkey is None else pkey(succ, st))
                         if f not in seen:
                             add(f)
                             c_fp.append(f)
@@ -288,11 +318,13 @@ class _Part:
             except _Event as ev:
                 exp_n.append(j + 1)
                 self.event = (pos, ev.j, ev.phase, ev.info)
+                self.event_ci = cand if ev.phase == 1 else -1
             except EvalError as exc:
                 exp_n.append(j + (phase >= 0))
                 bad = exc.state if isinstance(exc.state, tuple) else None
                 extra = [] if bad is None or bad is st else [(-1, bad)]
                 self.event = (pos, j, phase, ("error", str(exc), None, pg, extra, exc.span))
+                self.event_ci = cand if phase == 1 else -1
             else:
                 exp_n.append(j)
                 if j == 0 and check_deadlock:
@@ -380,52 +412,31 @@ class _Part:
         self.moved = moved
 
     def _finish(self) -> None:
-        """Keep this level's new states (in the single search's order) and check the invariants
-        on them up to the first violation; report to the checker."""
-        invariants = [(name, inv, getattr(inv, "step", None)) for name, inv in self.plan.invariants]
+        """Keep this level's new states (in the single search's order), check the invariants on
+        them up to the first violation unless ``expand`` did (with the pools), and report to the
+        checker."""
         fps, parent, action = self.fps, self.parent, self.action
-        n, w, base = self.n, self.w, self.base
+        n, w = self.n, self.w
         lost = self.lost
-        places = array("q")
-        states = []
-        gids = array("q")
-        event = self.event
-        check = True
-        new = self.new
         order: Any = range(len(self.c_fp))
         if self.moved:  # (a state kept for another worker's place: the places are out of order)
             order = sorted(order, key=self.c_place.__getitem__)
-        c_fp, c_place, c_act, c_pg, c_state, c_parent = (self.c_fp, self.c_place, self.c_act, self.c_pg,
-                                                         self.c_state, self.c_parent)
-        for ci in order:
-            f = c_fp[ci]
-            if f in lost:
-                continue
-            place, ai, pg, succ, st = c_place[ci], c_act[ci], c_pg[ci], c_state[ci], c_parent[ci]
-            gid = base + len(fps) * n + w
-            fps.append(f)
-            parent.append(pg)
-            action.append(ai)
-            places.append(place)
-            states.append(succ)
-            gids.append(gid)
-            new.append((place, ai))
-            if check and (event is None or (place >> SHIFT, place & LAST, 1) < event[:3]):
-                try:
-                    for name, inv, i_step in invariants:
-                        if not (inv(succ) if i_step is None else i_step(succ, st)):
-                            event = (place >> SHIFT, place & LAST, 1,
-                                     ("invariant", f"Invariant {name} is violated.", name, gid, []))
-                            check = False
-                            break
-                except EvalError as exc:
-                    bad = exc.state if isinstance(exc.state, tuple) else None
-                    event = (place >> SHIFT, place & LAST, 1,
-                             ("error", str(exc), None, pg, [] if bad is None else [(-1, bad)], exc.span))
-                    check = False
+        c_fp, c_place, c_act, c_pg, c_state = self.c_fp, self.c_place, self.c_act, self.c_pg, self.c_state
+        kept = [ci for ci in order if c_fp[ci] not in lost]
+        first = self.base + len(fps) * n + w
+        gids = array("q", range(first, first + len(kept) * n, n))
+        places = array("q", map(c_place.__getitem__, kept))
+        acts = list(map(c_act.__getitem__, kept))
+        fps.extend(map(c_fp.__getitem__, kept))
+        parent.extend(map(c_pg.__getitem__, kept))
+        action.extend(acts)
+        self.new.extend(zip(places, acts))
+        if self.ident:
+            self.event = self._placed_event(kept, gids)
+        else:
+            self.event = self._check_kept(kept, gids)
+        self.lv_states, self.lv_gid = list(map(c_state.__getitem__, kept)), gids
         self.c_state = self.c_parent = []
-        self.event = event
-        self.lv_states, self.lv_gid = states, gids
         gc.freeze()
         self.new_places = places
         cov_gen = [0] * self.n_actions
@@ -434,7 +445,50 @@ class _Part:
         cov_new = [0] * self.n_actions
         for _, a in self.new:
             cov_new[a] += 1
-        self._put(self.results, ("level", w, len(states), event, self.generated, cov_gen, cov_new, places.tobytes()))
+        self._put(self.results, ("level", w, len(kept), self.event, self.generated, cov_gen, cov_new,
+                                 places.tobytes()))
+
+    def _placed_event(self, kept: list[int], gids: array) -> tuple | None:
+        """This worker's event once the candidates are shared out (``expand`` checked the
+        invariants on each candidate as it found it): a violation or an error of the invariants
+        on a candidate takes the candidate's place, parent and number; on a candidate another
+        worker keeps, it is that worker's to report (the same state, which failed there too,
+        at its place there, and the smaller place of the two is the state's)."""
+        ci, event = self.event_ci, self.event
+        if ci < 0 or event is None:
+            return event
+        if self.c_fp[ci] in self.lost:
+            return None
+        place = self.c_place[ci]
+        info = event[3]
+        if info[0] == "invariant":
+            info = info[:3] + (gids[kept.index(ci)],) + info[4:]
+        else:  # an evaluation error: the trace ends at the parent
+            info = info[:3] + (self.c_pg[ci],) + info[4:]
+        return (place >> SHIFT, place & LAST, 1, info)
+
+    def _check_kept(self, kept: list[int], gids: array) -> tuple | None:
+        """The first violation of the invariants on the kept states (with a VIEW or SYMMETRY the
+        state kept is the one found at the smallest place, which another worker's candidate of
+        the same key may not be), or the event ``expand`` met if it comes first."""
+        invariants = [(name, inv, getattr(inv, "step", None)) for name, inv in self.plan.invariants]
+        event = self.event
+        c_place, c_state, c_parent, c_pg = self.c_place, self.c_state, self.c_parent, self.c_pg
+        for ci, gid in zip(kept, gids):
+            place = c_place[ci]
+            if event is not None and (place >> SHIFT, place & LAST, 1) >= event[:3]:
+                break
+            succ, st = c_state[ci], c_parent[ci]
+            try:
+                for name, inv, i_step in invariants:
+                    if not (inv(succ) if i_step is None else i_step(succ, st)):
+                        return (place >> SHIFT, place & LAST, 1,
+                                ("invariant", f"Invariant {name} is violated.", name, gid, []))
+            except EvalError as exc:
+                bad = exc.state if isinstance(exc.state, tuple) else None
+                return (place >> SHIFT, place & LAST, 1,
+                        ("error", str(exc), None, c_pg[ci], [] if bad is None else [(-1, bad)], exc.span))
+        return event
 
     def advance(self, all_places: list[bytes]) -> None:
         """The next level's positions: the rank of each new state's place among every worker's."""
@@ -577,6 +631,18 @@ def _fingerprint(search: Any) -> Any:
 
     fp.codes = codes  # type: ignore[attr-defined]
     return fp
+
+
+def _fresh_check(inv: Any) -> Any:
+    """``check(succ, parent, raw)`` of one invariant: its ``fresh`` (the pools hold values of
+    states it held for), else its ``step``, else the predicate whole."""
+    fresh = getattr(inv, "fresh", None)
+    if fresh is not None:
+        return fresh
+    step = getattr(inv, "step", None)
+    if step is not None:
+        return lambda succ, parent, raw: step(succ, parent)
+    return lambda succ, parent, raw: inv(succ)
 
 
 class _Event(Exception):

@@ -309,13 +309,15 @@ def test_states_met_again_levels_later_by_every_worker(tmp_path: Path, inv: bool
     _against_tlc(tmp_path, "Torus", TORUS, inv, tlc, workers)
 
 
-def _against_tlc(tmp_path: Path, name: str, text: str, inv: bool, tlc: tuple, workers: int) -> tuple:
-    """The module ``text`` checked with Init/Next (and Inv when ``inv``) by ``workers`` workers and
-    by one process: TLC's (verdict, distinct, generated, depth, queue, trace length) for both."""
+def _against_tlc(tmp_path: Path, name: str, text: str, inv: bool, tlc: tuple, workers: int,
+                 cfg_extra: str = "") -> tuple:
+    """The module ``text`` checked with Init/Next (and Inv when ``inv``, and ``cfg_extra``) by
+    ``workers`` workers and by one process: TLC's (verdict, distinct, generated, depth, queue,
+    trace length) for both."""
     tla = tmp_path / f"{name}.tla"
     tla.write_text(text)
     cfg = tmp_path / f"{name}.cfg"
-    cfg.write_text("INIT Init\nNEXT Next\n" + ("INVARIANT Inv\n" if inv else ""))
+    cfg.write_text("INIT Init\nNEXT Next\n" + ("INVARIANT Inv\n" if inv else "") + cfg_extra)
     res = _run(tla, cfg, workers)
     assert res.workers == workers
     assert (res.verdict, res.distinct, res.generated, res.depth, res.queue_left,
@@ -363,6 +365,71 @@ def test_minus_one_and_minus_two_are_different_states(tmp_path: Path, inv: bool,
     res, one = _against_tlc(tmp_path, "NegOne", NEG_ONE, inv, tlc, workers)
     # TLC's "calculated (optimistic): val = 1.8E-13" (none for one process: exact comparisons)
     assert one.fp_collision is None and f"{res.fp_collision:.1E}" == ("1.8E-13" if not inv else "3.1E-15")
+
+
+# the workers check a new state's invariants with fresh(succ, parent, raw): a conjunct of one
+# variable is skipped when the value is pooled already (a state it held for had it). Successors
+# outside the CONSTRAINT are pooled too, once checked: with InvOom the first violation is such a
+# successor (s = <<2, 1, 0>> while x <= 6); with InvIn, s = <<1, 1, 1>> is first met (and
+# pooled) outside the constraint, and the state violating the invariant's last conjunct, found
+# by several workers, has that value
+OOM_POOL = """---- MODULE OomPool ----
+EXTENDS Naturals, Sequences
+VARIABLES x, y, s
+Init == x \\in 0..2 /\\ y = 0 /\\ s = <<>>
+Next == \\/ x' = (x + 1) % 13 /\\ y' = y /\\ s' = s
+        \\/ y' = (y + x) % 11 /\\ x' = x /\\ s' = s
+        \\/ Len(s) < 3 /\\ s' = Append(s, (x + y) % 3) /\\ UNCHANGED <<x, y>>
+        \\/ s /= <<>> /\\ s' = Tail(s) /\\ UNCHANGED <<x, y>>
+Con == Len(s) < 3 \\/ x > 6
+Inv == INV
+====
+"""
+OOM_INV = {"none": "TRUE",
+           "oom": "/\\ s \\in Seq(0..2)\n       /\\ s /= <<2, 1, 0>>",
+           "in": "/\\ s \\in Seq(0..2)\n       /\\ x \\in 0..12\n       /\\ ~(x = 12 /\\ y = 10 /\\ s = <<1, 1, 1>>)"}
+
+
+@pytest.mark.parametrize("case,tlc", [("none", ("ok", 3641, 12642, 17, 0, 0)),
+                                      ("oom", ("invariant", 313, 587, 6, 157, 6)),
+                                      ("in", ("invariant", 3253, 9846, 15, 473, 15))])
+@pytest.mark.parametrize("workers", [2, 3])
+def test_values_first_met_outside_the_constraint(tmp_path: Path, case: str, tlc: tuple, workers: int) -> None:
+    # TLC 2.18 -workers 1: 12,642 generated, 3,641 distinct, depth 17; InvOom violated by a
+    # successor outside the constraint: 587 generated, 313 distinct, 157 left on the queue, a
+    # trace of 6 states; InvIn: 9,846 generated, 3,253 distinct, 473 left, a trace of 15
+    _against_tlc(tmp_path, "OomPool", OOM_POOL.replace("INV", OOM_INV[case]), True, tlc, workers,
+                 "CONSTRAINT Con\n")
+
+
+# the state violating the invariant is found by two workers in one level (from x = 8 and from
+# x = 9, given to different workers): each checks it as it finds it; the one that does not keep
+# it leaves the report to the one that does, at the smaller place
+MEET = """---- MODULE Meet ----
+EXTENDS Naturals
+VARIABLES x, y
+Init == x \\in 0..20 /\\ y = 0
+Next == \\/ x' = x + 1 /\\ y' = y + 1
+        \\/ x' = x + 2 /\\ y' = y + 1
+Inv == ~(x = 10 /\\ y = 1)
+InvErr == IF x = 10 /\\ y = 1 THEN CHOOSE v \\in {} : TRUE ELSE TRUE
+====
+"""
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_a_violating_state_found_by_two_workers(tmp_path: Path, workers: int) -> None:
+    # TLC 2.18 -workers 1: Inv violated, 39 generated, 31 distinct, 21 left on the queue, depth
+    # 2, the trace x = 8 then x = 10 (Next's second disjunct)
+    res, _ = _against_tlc(tmp_path, "Meet", MEET, True, ("invariant", 31, 39, 2, 21, 2), workers)
+    assert [d["state"]["x"] for d in res.trace_dicts()] == [8, 10]
+    # InvErr: TLC's error on the same state, with the same counts and trace (its queue: 21; the
+    # single search's 22 is the checker's, compared below)
+    (tmp_path / "Meet.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT InvErr\n")
+    one, many = _run(tmp_path / "Meet.tla", tmp_path / "Meet.cfg", 1), _run(tmp_path / "Meet.tla",
+                                                                            tmp_path / "Meet.cfg", workers)
+    assert (many.verdict, many.distinct, many.generated, many.depth, len(many.counterexample)) == ("error", 31, 39, 2, 2)
+    assert many.workers == workers and _figures(many) == _figures(one)
 
 
 def test_value_codes_meet_only_for_equal_values() -> None:
