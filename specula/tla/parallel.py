@@ -351,65 +351,89 @@ class _Part:
         actions), receive theirs. A state several workers found is the single search's at the
         smallest place (its parent and action); it stays with that worker, or, when a state is
         its own key (no VIEW, no SYMMETRY: every finder holds the same state), with one of its
-        finders chosen by its fingerprint, so that neither worker's share of the next level
-        grows level after level (the smaller places are not always one worker's). The
+        finders (``_holders``), so that the workers' shares of the next level stay even. The
         candidates this worker does not keep are ``self.lost``; the ones it keeps for another
         worker's place take that place, parent and action."""
         n, w = self.n, self.w
-        c_fp, c_place = self.c_fp, self.c_place
+        c_fp, c_place, c_pg, c_act = self.c_fp, self.c_place, self.c_pg, self.c_act
         if n > 1:
             data = pickle.dumps(("c", w, array("q", c_fp).tobytes(), array("q", c_place).tobytes(),
-                                 array("q", self.c_pg).tobytes(), array("i", self.c_act).tobytes()), PROTO)
+                                 array("q", c_pg).tobytes(), array("i", c_act).tobytes()), PROTO)
             for o in range(n):
                 if o != w:
                     self.inboxes[o].put(data)
         seen = self.seen
-        inbox = self.inboxes[w]
-        mine: dict | None = None
+        received = self._receive()
+        # the other workers' candidates are new states (not in an earlier level): those in the
+        # seen set are this worker's candidates too (found here and there)
+        commons = [seen.intersection(ofp) for _, ofp, *_ in received]
+        for _, ofp, *_ in received:
+            seen.update(ofp)
+        found = set().union(*commons)
+        mine = {f: ci for ci, f in enumerate(c_fp) if f in found} if found else {}
         both: dict = {}  # fingerprint -> [place, parent, action, winner, finders] of a state found here and elsewhere
-        got = 0
-        while got < n - 1:
+        for (src, ofp, opl, opg, oact), common in zip(received, commons):
+            if not common:
+                continue
+            for i, f in enumerate(ofp):
+                if f not in common:
+                    continue
+                rec = both.get(f)
+                if rec is None:
+                    ci = mine[f]
+                    rec = both[f] = [c_place[ci], c_pg[ci], c_act[ci], w, [w]]
+                rec[4].append(src)
+                if opl[i] < rec[0]:
+                    rec[0], rec[1], rec[2], rec[3] = opl[i], opg[i], oact[i], src
+        holders = self._holders(both, len(c_fp), [len(r[1]) for r in received])
+        lost: set = set()
+        moved = False
+        for f, (place, pg, ai, winner, _) in both.items():
+            if holders[f] != w:
+                lost.add(f)
+            elif winner != w:
+                ci = mine[f]
+                c_place[ci], c_pg[ci], c_act[ci] = place, pg, ai
+                moved = True
+        self.lost = lost
+        self.moved = moved
+
+    def _receive(self) -> list[tuple]:
+        """The other workers' candidates of this level: (worker, fingerprints, places, parents,
+        actions) each."""
+        inbox = self.inboxes[self.w]
+        out = []
+        while len(out) < self.n - 1:
             try:
                 raw = inbox.get(timeout=1.0)
             except queue.Empty:
                 self._alive_parent()
                 continue
-            got += 1
-            _, src, fb, pb, gb, ab = pickle.loads(raw)
-            ofp = array("q")
-            ofp.frombytes(fb)
-            if mine is None:
-                mine = dict(zip(c_fp, range(len(c_fp))))
-            common = mine.keys() & set(ofp)
-            if common:
-                opl, opg, oact = array("q"), array("q"), array("i")
-                opl.frombytes(pb)
-                opg.frombytes(gb)
-                oact.frombytes(ab)
-                at = dict(zip(ofp, range(len(ofp))))
-                for f in common:
-                    i = at[f]
-                    rec = both.get(f)
-                    if rec is None:
-                        ci = mine[f]
-                        rec = both[f] = [c_place[ci], self.c_pg[ci], self.c_act[ci], w, [w]]
-                    rec[4].append(src)
-                    if opl[i] < rec[0]:
-                        rec[0], rec[1], rec[2], rec[3] = opl[i], opg[i], oact[i], src
-            seen.update(ofp)
-        lost: set = set()
-        moved = False
-        ident = self.ident
-        for f, (place, pg, ai, winner, finders) in both.items():
-            holder = sorted(finders)[(f >> 24) % len(finders)] if ident else winner
-            if holder != w:
-                lost.add(f)
-            elif winner != w:
-                ci = mine[f]  # type: ignore[index]
-                c_place[ci], self.c_pg[ci], self.c_act[ci] = place, pg, ai
-                moved = True
-        self.lost = lost
-        self.moved = moved
+            _, src, *parts = pickle.loads(raw)
+            arrays = [array(t) for t in "qqqi"]
+            for a, b in zip(arrays, parts):
+                a.frombytes(b)
+            out.append((src, *arrays))
+        return out
+
+    def _holders(self, both: dict, n_mine: int, n_others: list[int]) -> dict:
+        """Which worker keeps each state several workers found (``both``). With a VIEW or
+        SYMMETRY the one that found it first (the finders' states may differ). Otherwise any of
+        its finders: with two workers the shared states even out the two shares of the next
+        level (each worker computes the same split: the worker with fewer states of its own
+        takes the difference from the shared ones, in the order of their fingerprints, and the
+        rest is halved); with more, one of its finders chosen by its fingerprint."""
+        if not self.ident:
+            return {f: rec[3] for f, rec in both.items()}
+        if self.n != 2:
+            return {f: sorted(rec[4])[(f >> 24) % len(rec[4])] for f, rec in both.items()}
+        shared = sorted(both)
+        own = [n_mine - len(shared), n_others[0] - len(shared)]  # this worker's, the other's
+        if self.w == 1:
+            own.reverse()
+        total = own[0] + own[1] + len(shared)
+        first = min(len(shared), max(0, total // 2 - own[0]))  # worker 0's share of the shared
+        return dict(chain(zip(shared[:first], [0] * first), zip(shared[first:], [1] * (len(shared) - first))))
 
     def _finish(self) -> None:
         """Keep this level's new states (in the single search's order), check the invariants on
