@@ -966,18 +966,20 @@ class SiteOrder:
         """The elements of ``s`` in TLC's order (what ``quick_order(s)`` is)."""
         if len(s) < 2:
             return quick_order(s)
-        items = list(s)
-        c = items[0].__class__
+        for x in s:
+            c = x.__class__
+            break
         if c is int or c is str:
             return quick_order(s)
-        get = self.rank.__getitem__
+        # a rank is the element's index in ``objs`` (the elements met, in TLC's order): the
+        # sorted ranks index the elements in order (an int sort, no key function)
         try:
-            ranks = list(map(get, map(id, items)))
+            ranks = sorted(map(self.rank.__getitem__, map(id, s)))
         except KeyError:
-            if not self._learn(items):
+            if not self._learn(list(s)):
                 return quick_order(s)
-            ranks = list(map(self.rank.__getitem__, map(id, items)))
-        return list(map(items.__getitem__, sorted(range(len(items)), key=ranks.__getitem__)))
+            ranks = sorted(map(self.rank.__getitem__, map(id, s)))
+        return list(map(self.objs.__getitem__, ranks))
 
     def _learn(self, items: list) -> bool:
         rank = self.rank
@@ -986,8 +988,7 @@ class SiteOrder:
             return False
         so = _ORDER.get()
         objs, keys = self.objs, self.keys
-        for x in new:
-            k = _tk(x, so)
+        for k, x in [(_tk(x, so), x) for x in new]:  # (every key first: one may fail)
             i = _bisect_right(keys, k)
             keys.insert(i, k)
             objs.insert(i, x)

@@ -298,6 +298,32 @@ def _cup1(S: Any, x: Any, strict: Callable, left: bool) -> Any:
     return strict(frozenset((x,)), S) if left else strict(S, frozenset((x,)))
 
 
+class _TupleSetters(dict):
+    """``_tu[len(t)][k](t, v)``: the tuple t with v at its k-th place (1 <= k <= len(t)), built
+    as one tuple (``t[:k - 1] + (v,) + t[k:]`` builds five): one function per length and place,
+    generated when a length is first met."""
+
+    def __missing__(self, n: int) -> tuple:
+        if n > 64:
+            fns: tuple = (None,) + tuple(_slice_setter(k) for k in range(1, n + 1))
+        else:
+            src = "\n".join(
+                f"def _u{k}(t, v):\n    return ({', '.join('v' if i == k - 1 else f't[{i}]' for i in range(n))},)"
+                for k in range(1, n + 1))
+            ns: dict = {}
+            exec(compile(src, "<tuple setters>", "exec"), ns)  # noqa: S102 - fixed template
+            fns = (None,) + tuple(ns[f"_u{k}"] for k in range(1, n + 1))
+        self[n] = fns
+        return fns
+
+
+def _slice_setter(k: int) -> Callable:
+    return lambda t, v: t[:k - 1] + (v,) + t[k:]
+
+
+_tuple_setters = _TupleSetters()
+
+
 def _tups(S: Any, n: int) -> Any:
     """The elements of S, each checked to be an n-tuple (a ``<<x, y>> \\in S`` pattern)."""
     for v in S:
@@ -372,6 +398,7 @@ _HELPERS = {
     "_en": _en, "_truth": _truth, "_rec": _rec, "_st": _st, "_set1": _set1, "_exc": _exc, "_exc_at": _exc_at, "_exget": _exget, "_exput": _exput, "_exget1": _exget1, "_exput1": _exput1,
     "_exc2": _exc2, "_cup1": _cup1, "_exget2": _exget2, "_exput2": _exput2, "_xg": _xg, "_exm": _exm, "_exa": _exa, "_fs1": fn_set1,
     "_mkfn": make_fn, "_frozenset": frozenset, "_Fn": Fn, "_LazyFn": LazyFn, "_MV": ModelValue,
+    "_tu": _tuple_setters,
 }
 # built-ins the generator leaves to the closure compiler (not functions of their operands' values)
 _NOT_GENERATED = frozenset({"UNCHANGED", "ENABLED", "\\X", "\\times", "[]", "<>", "~>", "-+->", "\\cdot",
@@ -379,6 +406,9 @@ _NOT_GENERATED = frozenset({"UNCHANGED", "ENABLED", "\\X", "\\times", "[]", "<>"
 _GUARD_FREE = re.compile(r"^(True|False)$")
 # nodes whose state-level instances an action body remembers in locals (Generator._memo)
 _MEMO = frozenset({A.FuncApp, A.FieldAccess})
+# nodes whose loop-invariant instances a loop function computes once (``_hoisted``)
+_HOIST = frozenset({A.FuncApp, A.FieldAccess, A.OpApp, A.Name, A.Except, A.RecordCons, A.Tuple, A.SetEnum,
+                    A.If, A.Quant, A.SetFilter, A.SetMap, A.FuncCons})
 _CONST = re.compile(r"^_k\[\d+\]$")
 _ENUM_OPEN, _ENUM_CLOSE = "_frozenset((", ",))"  # a set enumeration's source around its elements
 # nodes whose constant instances are evaluated once when generated (values built at each use)
@@ -420,6 +450,14 @@ class Generator:
         self.cse_lets: set[int] = set()
         self.memo_lets: dict[str, set[int]] = {}
         self._cse: dict[str, str] = {}
+        # while a loop function's body is generated (gen_loops): a subexpression that reads no
+        # slot bound from ``hoist_lo`` on (the loop's binders, LETs inside it), nothing primed or
+        # impure, is the same in every iteration: computed at its first use and kept in a local
+        # ``_h<i>`` of the loop function (``hoist``: its source -> that name); ``hoist_id``
+        # tells the loop functions apart (the lazy sources generated in one name its locals)
+        self.hoist: dict[str, str] | None = None
+        self.hoist_lo = 0
+        self.hoist_id = 0
         self._GEN = {
             A.Name: self._name, A.Number: self._literal, A.String: self._literal, A.Bool: self._literal,
             A.OpApp: self._opapp, A.And: self._and, A.Or: self._or, A.FuncApp: self._funcapp,
@@ -435,12 +473,14 @@ class Generator:
         """Compile ``node`` to one generated function, or None when not worth it."""
         self.depth += 1
         self._last_fallback = None
-        cse, self.cse = self.cse, None  # a function of its own: no locals of the action
+        # a function of its own: no locals of the action or of an enclosing loop function
+        cse, self.cse = self.cse, None
+        hoist, self.hoist = self.hoist, None
         try:
             r = self.gen(node, env)
         finally:
             self.depth -= 1
-            self.cse = cse
+            self.cse, self.hoist = cse, hoist
         if r is None:
             return None
         src, deps, size = r
@@ -536,6 +576,8 @@ class Generator:
                     return _folded(self, r)
                 if self.cse is not None and node.__class__ in _MEMO and not (self.in_iterable or self.in_comp):
                     return _memo(self, r)
+                if self.hoist is not None and node.__class__ in _HOIST and not (self.in_iterable or self.in_comp):
+                    return _hoisted(self, r)
                 return r
         return self.fallback(node, env)
 
@@ -587,7 +629,8 @@ class Generator:
                 return self.sub(b[4], b[5].with_(primed=True))  # a primed parameter: the argument primed
             if len(b) > 4 and b[4] is not None:
                 # (generated apart inside a comprehension's iterable, where ``:=`` is not allowed)
-                key = (id(b), self.in_iterable > 0, self.in_comp > 0, self.cse is not None)
+                key = (id(b), self.in_iterable > 0, self.in_comp > 0, self.cse is not None,
+                       self.hoist_id if self.hoist is not None else 0)
                 hit = self._lazy_src.get(key)
                 if hit is None or hit[0] is not b:
                     hit = self._lazy_src[key] = (b, self.sub(b[4], b[5]))
@@ -735,8 +778,9 @@ class Generator:
 
     def _cup1(self, op: Operator, args: tuple, parts: list) -> str | None:
         """``S \\cup {e}`` (or ``{e} \\cup S``) from its operands' sources: S itself when e is
-        already in it (no new set: a state keeps the stored object), else ``_cup1``; operands
-        evaluated in the written order. None for another union."""
+        already in it (no new set: a state keeps the stored object), else S with e added
+        (``_cup1`` when S is not a finite set); operands evaluated in the written order. None for
+        another union."""
         left = isinstance(args[0], A.SetEnum) and len(args[0].elems) == 1
         if not left and not (isinstance(args[1], A.SetEnum) and len(args[1].elems) == 1):
             return None
@@ -749,7 +793,9 @@ class Generator:
         if left:
             binds.reverse()  # {e} first
         strict = self._strict_name(op)
-        return f"({ts} if {binds[0]} & {binds[1]} and {tx} in {ts} else _cup1({ts}, {tx}, {strict}, {left}))"
+        # (the new set inline: no call of _cup1 when S is a finite set)
+        return (f"(({ts} if {tx} in {ts} else {ts}.union(({tx},))) if {binds[0]} & {binds[1]} "
+                f"else _cup1({ts}, {tx}, {strict}, {left}))")
 
     def _strict_name(self, op: Operator) -> str:
         """The name the generated code calls ``op``'s strict implementation by (bound once)."""
@@ -942,12 +988,20 @@ def _equality(g: "Generator", negate: bool, srcs: list[str], strict: str) -> str
         return f"{strict}({a}, {b})"
     ta = a if _ATOM.match(a) or _LIT.match(a) or a == "()" else None
     tb = b if _ATOM.match(b) or _LIT.match(b) or b == "()" else None
-    ca = ("tuple" if ta == "()" else f"({ta}).__class__") if ta is not None else \
-        f"({(ta := g._walrus_tmp())} := {a}).__class__"
-    cb = ("tuple" if tb == "()" else f"({tb}).__class__") if tb is not None else \
-        f"({(tb := g._walrus_tmp())} := {b}).__class__"
+    ca = _class_of(ta) if ta is not None else f"({(ta := g._walrus_tmp())} := {a}).__class__"
+    cb = _class_of(tb) if tb is not None else f"({(tb := g._walrus_tmp())} := {b}).__class__"
     cmp = "!=" if negate else "=="
     return f"({ta} {cmp} {tb} if {ca} is {cb} else {strict}({ta}, {tb}))"
+
+
+def _class_of(src: str) -> str:
+    """The source of the class of ``src``, an atom or a literal: a literal's class by name
+    (``int`` rather than ``(0).__class__``, computed again at every test)."""
+    if src == "()":
+        return "tuple"
+    if _LIT.match(src):
+        return "str" if src[:1] == "'" else "int"
+    return f"({src}).__class__"
 
 
 def boolish(g: "Generator", node: Any, env: "Env") -> bool:
@@ -985,6 +1039,35 @@ def _memo(g: "Generator", r: tuple) -> tuple:
     if lets:
         # f[x] with x a LET value: valid until that LET is entered again (gen_action resets it there)
         g.memo_lets.setdefault(nm, set()).update(lets)
+    return f"({nm} if {nm} is not _U else ({nm} := {src}))", deps, size
+
+
+# a bare ``e`` (the frame passed to a closure, whose deps need not name every slot it reads:
+# a LET RECURSIVE operator reads its enclosing parameters through the frame)
+_PASSES_FRAME = re.compile(r"(?<![\w.'\"])e(?![\w\[])")
+
+
+def _hoisted(g: "Generator", r: tuple) -> tuple:
+    """``r``, generated in the body of a loop function (``gen_loops``), computed at its first use
+    and kept in a local of the function when it reads no slot bound inside the loop (the loop's
+    binders and every slot made while its body is generated: ``hoist_lo`` on), only the state
+    and slots of the enclosing scopes, nothing primed or impure: the same value in every
+    iteration (``\\A r \\in Proc : ... network[s][r] ...`` computes ``network[s]`` once per call).
+    Not a source that passes the frame to a closure (its deps need not name the slots it reads).
+    Where the first use is, nothing changes: a fault is raised there, as before."""
+    src, deps, size = r
+    lo = g.hoist_lo
+    if not deps or _ATOM.match(src) or _LIT.match(src) \
+            or any(not (d == "S" or (d.__class__ is int and d < lo)) for d in deps) \
+            or _PASSES_FRAME.search(src.replace("_st(e, ", "")):
+        return r
+    temps: dict[str, str] = {}
+    key = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
+    hoist = g.hoist
+    assert hoist is not None
+    nm = hoist.get(key)
+    if nm is None:
+        nm = hoist[key] = f"_h{len(hoist)}"
     return f"({nm} if {nm} is not _U else ({nm} := {src}))", deps, size
 
 

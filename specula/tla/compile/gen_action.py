@@ -168,6 +168,24 @@ class ActionGenerator:
         """The enumerator of one ``x \\in S`` of the action (its own memo of set orders)."""
         return self.g.const(SiteOrder())
 
+    def _domain(self, node: Any, env: "Env") -> str:
+        """The source of the elements of ``x \\in node`` in TLC's order. A domain that reads one
+        binder of the action and nothing else (``q \\in Proc \\ {p}``) is remembered per value
+        of that binder (an integer; when its elements are integers too, whose order does not
+        depend on the search's string order): looked up, not computed and ordered again."""
+        src, deps, _ = self.g.sub(node, env)
+        qo = self._qo()
+        if len(deps) != 1 or next(iter(deps)).__class__ is not int:
+            return f"{qo}({src})"
+        k = next(iter(deps))
+        memo = DomainTable()
+        self.g.consts.append(memo.table)
+        tab = f"_k[{len(self.g.consts) - 1}]"
+        self.g.consts.append(memo.fill)
+        fill = f"_k[{len(self.g.consts) - 1}]"
+        t = self.g._walrus_tmp()
+        return f"({tab}[{t}] if ({t} := e[{k}]).__class__ is int and {t} in {tab} else {fill}({t}, {qo}({src})))"
+
     def act(self, node: Any, env: "Env", assigned: frozenset, k: Callable, ind: int) -> list[str]:
         self.lines += 1
         if self.lines > self.MAX_LINES:
@@ -206,16 +224,16 @@ class ActionGenerator:
             for b in node.bounds:
                 if b.tuple or b.domain is None:
                     raise _Abort
-                dsrc = self.expr(b.domain, env)
+                dsrc = self._domain(b.domain, env)
                 for nm in b.names:
                     slot = c.new_slot()
                     if len(node.bounds) == 1 and len(b.names) == 1:
-                        loops.append(f"for e[{slot}] in {self._qo()}({dsrc}):")
+                        loops.append(f"for e[{slot}] in {dsrc}:")
                     else:
                         # the domains are evaluated first, then enumerated with the first bound
                         # varying fastest (TLC's ContextEnumerator)
                         dom = self._tmp()
-                        lines.append(f"{pad}{dom} = {self._qo()}({dsrc})")
+                        lines.append(f"{pad}{dom} = {dsrc}")
                         loops.append(f"for e[{slot}] in {dom}:")
                     cur = cur.bind({nm: ("slot", slot)})
             loops.reverse()
@@ -309,9 +327,9 @@ class ActionGenerator:
             lines = [f"{pad}{var} = {1 if node.kind == 'A' else 0}"]
             cur, depth = env, ind
             for nm, b in names:
-                dsrc = self.expr(b.domain, env)
+                dsrc = self._domain(b.domain, env)
                 slot = c.new_slot()
-                lines.append("    " * depth + f"for e[{slot}] in {self._qo()}({dsrc}):")
+                lines.append("    " * depth + f"for e[{slot}] in {dsrc}:")
                 cur = cur.bind({nm: ("slot", slot)})
                 depth += 1
             inner_pad = "    " * depth
@@ -679,6 +697,21 @@ def _qo(S: Any) -> Any:
         return quick_order(enumerate_set(S))
     except ValueFault as exc:
         raise EvalError(str(exc), None) from None
+
+
+class DomainTable:
+    """The elements of one ``x \\in S`` of an action per value of the one binder S reads
+    (``ActionGenerator._domain``): kept when the value and the elements are integers."""
+
+    __slots__ = ("table",)
+
+    def __init__(self) -> None:
+        self.table: dict[int, Any] = {}
+
+    def fill(self, key: Any, vals: Any) -> Any:
+        if key.__class__ is int and len(self.table) < 10_000 and all(v.__class__ is int for v in vals):
+            self.table[key] = vals
+        return vals
 
 
 class SiteOrder:

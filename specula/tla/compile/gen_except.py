@@ -235,7 +235,7 @@ class Excepts:
         if _LIT.match(tk) and tk.startswith("'"):
             return f"(_fs1({tx}, {tk}, {v}) if {tx}.__class__ is _Fn else _exput1({tx}, {tk}, {v}))"
         tv = self.g._walrus_tmp()
-        return (f"({tx}[:{tk} - 1] + ({tv},) + {tx}[{tk}:] if (({tv} := {v}) is {tv}) & ({tx}.__class__ is tuple) "
+        return (f"(_tu[len({tx})][{tk}]({tx}, {tv}) if (({tv} := {v}) is {tv}) & ({tx}.__class__ is tuple) "
                 f"else _fs1({tx}, {tk}, {tv}) if {tx}.__class__ is _Fn else _exput1({tx}, {tk}, {tv}))")
 
     def _segment(self, xs: str, seg: list, env: "Env", acc: list, path: Any = None) -> str:
@@ -293,5 +293,5 @@ class Excepts:
             ok = f"0 < {tk} <= len({tf})"
         else:
             ok = f"{tk}.__class__ is int and 0 < {tk} <= len({tf})"
-        return f"({tf}[:{tk} - 1] + ({tv},) + {tf}[{tk}:] if {test} and {ok} else _set1({tf}, {tk}, {tv}))"
+        return f"(_tu[len({tf})][{tk}]({tf}, {tv}) if {test} and {ok} else _set1({tf}, {tk}, {tv}))"
 

@@ -20,6 +20,7 @@ class Loops:
 
     def __init__(self, g: "Generator") -> None:
         self.g = g
+        self.count = 0  # loop bodies generated (Generator.hoist_id)
 
     def one_bound(self, bounds: tuple, env: "Env") -> tuple | None:
         g = self.g
@@ -61,17 +62,26 @@ class Loops:
                 clauses.append(f"for e[{k}] in _en({dsrc})")
         return clauses, deps, size, env.bind(binds), slots
 
-    def _body(self, node: Any, env: "Env") -> tuple:
+    def _body(self, node: Any, env: "Env", lo: int, hoist: dict) -> tuple:
         """``node`` generated as the body of a loop function (``_loop``): a function of its own,
-        where a walrus binds a plain local, so the inline forms are used again."""
+        where a walrus binds a plain local, so the inline forms are used again. The slots from
+        ``lo`` on are bound inside the loop; what reads none of them is kept in the locals
+        ``hoist`` names (``Generator._hoisted``), which the function resets at its start."""
         g = self.g
-        saved = g.in_comp, g.in_iterable, g.cse
+        saved = g.in_comp, g.in_iterable, g.cse, g.hoist, g.hoist_lo, g.hoist_id
         g.in_comp = g.in_iterable = 0
         g.cse = None  # (no locals of the action: Generator._memo)
+        g.hoist, g.hoist_lo = hoist, lo
+        self.count += 1
+        g.hoist_id = self.count
         try:
             return g.gen(node, env)
         finally:
-            g.in_comp, g.in_iterable, g.cse = saved
+            g.in_comp, g.in_iterable, g.cse, g.hoist, g.hoist_lo, g.hoist_id = saved
+
+    @staticmethod
+    def _resets(hoist: dict) -> list[str]:
+        return [f"{nm} = _U" for nm in hoist.values()]
 
     def _loop(self, clauses: list[str], head: list[str], body: list[str], tail: list[str]) -> str | None:
         """A comprehension as a generated function of nested ``for`` statements: no generator
@@ -103,17 +113,18 @@ class Loops:
 
     def quant(self, node: A.Quant, env: "Env") -> tuple | None:
         g = self.g
+        lo, hoist = g.c.nslots, {}
         r = self.bounds(node.bounds, env)
         if r is None:
             return None
         clauses, ddeps, dsize, benv, slots = r
         what = ("the body of \\E" if node.kind == "E" else "the body of \\A") if len(slots) == 1 else "a quantifier body"
-        body = self._body(node.body, benv)
+        body = self._body(node.body, benv, lo, hoist)
         test = body[0] if is_boolish(node.body) else f"_truth({body[0]}, {what!r})"
         if node.kind == "E":
-            src = self._loop(clauses, [], [f"if {test}:", "    return True"], ["return False"])
+            src = self._loop(clauses, self._resets(hoist), [f"if {test}:", "    return True"], ["return False"])
         else:
-            src = self._loop(clauses, [], [f"if not ({test}):", "    return False"], ["return True"])
+            src = self._loop(clauses, self._resets(hoist), [f"if not ({test}):", "    return False"], ["return True"])
         if src is None:
             body = g._comp_body(node.body, benv)
             test = body[0] if is_boolish(node.body) else f"_truth({body[0]}, {what!r})"
@@ -122,16 +133,17 @@ class Loops:
 
     def setfilter(self, node: A.SetFilter, env: "Env") -> tuple | None:
         g = self.g
+        lo, hoist = g.c.nslots, {}
         r = self.one_bound((node.bound,), env)
         if r is None:
             return None
         (dsrc, ddeps, dsize), k, benv = r
         if may_be_infinite(node.bound.domain) or may_be_large(node.bound.domain):
             return None  # the closure compiler keeps such filters lazy
-        p = self._body(node.pred, benv)
+        p = self._body(node.pred, benv, lo, hoist)
         test = p[0] if is_boolish(node.pred) else f"_truth({p[0]}, 'a set filter condition')"
-        src = self._loop([f"for e[{k}] in _en({dsrc})"], ["_r = []"], [f"if {test}:", f"    _r.append(e[{k}])"],
-                         ["return _frozenset(_r)"])
+        src = self._loop([f"for e[{k}] in _en({dsrc})"], ["_r = []"] + self._resets(hoist),
+                         [f"if {test}:", f"    _r.append(e[{k}])"], ["return _frozenset(_r)"])
         if src is None:
             p = g._comp_body(node.pred, benv)
             test = p[0] if is_boolish(node.pred) else f"_truth({p[0]}, 'a set filter condition')"
@@ -140,12 +152,13 @@ class Loops:
 
     def setmap(self, node: A.SetMap, env: "Env") -> tuple | None:
         g = self.g
+        lo, hoist = g.c.nslots, {}
         r = self.bounds(node.bounds, env)
         if r is None:
             return None
         clauses, ddeps, dsize, benv, slots = r
-        x = self._body(node.expr, benv)
-        src = self._loop(clauses, ["_r = []"], [f"_r.append({x[0]})"], ["return _frozenset(_r)"])
+        x = self._body(node.expr, benv, lo, hoist)
+        src = self._loop(clauses, ["_r = []"] + self._resets(hoist), [f"_r.append({x[0]})"], ["return _frozenset(_r)"])
         if src is None:
             x = g._comp_body(node.expr, benv)
             src = f"_frozenset([{x[0]} {' '.join(clauses)}])"
@@ -155,20 +168,21 @@ class Loops:
         g = self.g
         if may_be_infinite(node.bounds[0].domain if node.bounds else None):
             return None
+        lo, hoist = g.c.nslots, {}
         r = self.one_bound(node.bounds, env)
         if r is None:
             return None
         (dsrc, ddeps, dsize), k, benv = r
-        x = self._body(node.body, benv)
+        x = self._body(node.body, benv, lo, hoist)
         n = _interval_size(g, dsrc)
         if n is not None:
             # a constant domain 1..n: the function is the tuple of its values, in that order
             g.consts.append(tuple(range(1, n + 1)))
-            src = self._loop([f"for e[{k}] in _k[{len(g.consts) - 1}]"], ["_r = []"], [f"_r.append({x[0]})"],
-                             ["return tuple(_r)"])
+            src = self._loop([f"for e[{k}] in _k[{len(g.consts) - 1}]"], ["_r = []"] + self._resets(hoist),
+                             [f"_r.append({x[0]})"], ["return tuple(_r)"])
         else:
-            src = self._loop([f"for e[{k}] in _en({dsrc})"], ["_r = {}"], [f"_r[e[{k}]] = {x[0]}"],
-                             ["return _mkfn(_r)"])
+            src = self._loop([f"for e[{k}] in _en({dsrc})"], ["_r = {}"] + self._resets(hoist),
+                             [f"_r[e[{k}]] = {x[0]}"], ["return _mkfn(_r)"])
         if src is None:
             x = g._comp_body(node.body, benv)
             src = f"_mkfn({{e[{k}]: {x[0]} for e[{k}] in _en({dsrc})}})"

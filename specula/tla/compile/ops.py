@@ -243,6 +243,9 @@ class Operators:
         memo: dict = {}
         stats = [0, 0]  # calls, hits: the memo turns itself off after 5,000 calls that hit
         # less than 2% of the time (arguments that never recur); at most 50,000 entries are kept
+        # one argument and no key slot (the common case): no list comprehension (a frame of its
+        # own), and the class test of the one value inline
+        g0 = getters[0] if len(getters) == 1 and not key_slots else None
 
         def memo_call(s: Any, n: Any, e: list) -> Any:
             if stats[0] >= 5_000 and stats[1] * 50 < stats[0]:
@@ -251,7 +254,7 @@ class Operators:
                 return plain(s, n, e)
             stats[0] += 1
             try:
-                vals = [g(s, n, e) for g in getters]
+                vals = [g0(s, n, e)] if g0 is not None else [g(s, n, e) for g in getters]
             except EvalError:
                 return plain(s, n, e)
             if key_slots:
@@ -261,7 +264,8 @@ class Operators:
                 hit = memo.get(key)
             except TypeError:  # a value without a hash (e.g. an infinite lazy function)
                 return plain(s, n, e)
-            if hit is not None and same_types(key, hit[0]):
+            if hit is not None and (hit[0][0].__class__ is vals[0].__class__ if g0 is not None
+                                    else same_types(key, hit[0])):
                 stats[1] += 1
                 return hit[1]
             for i, k in stores:

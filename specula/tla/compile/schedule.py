@@ -145,6 +145,77 @@ def _reuse(ln: str, names: set) -> str:
     return ln
 
 
+_TEMP = re.compile(r"\b_t\d+\b")
+_LOCAL_READ = re.compile(r"\b_([se])(\d+)\b")
+_MEMO_USE = re.compile(r"\((_m\d+) if \1 is not _U else ")
+
+
+def _norm(src: str) -> str:
+    """A test's source with its temporaries numbered in order, the state and frame reads
+    written as ``s[i]``/``e[k]`` (the actions read some of them from locals) and each use of a
+    memo local that computes it when unset, ``(_mK if _mK is not _U else (_mK := X))``, as the
+    assignment ``(_mK := X)`` (``bind_once`` wrote the first ones so in the actions)."""
+    m = _MEMO_USE.search(src)
+    while m is not None:
+        at = m.start()
+        end = paren_end(src, at)
+        src = src[:at] + src[m.end():end] + src[end + 1:]
+        m = _MEMO_USE.search(src, at)
+    temps: dict[str, str] = {}
+    src = _TEMP.sub(lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
+    return _LOCAL_READ.sub(lambda m: f"{m.group(1)}[{m.group(2)}]", src)
+
+
+def _first_test(body: list[str]) -> str | None:
+    """The normalized condition of an inlined action's first line ``if C:`` (None: another line)."""
+    if not body or not body[0].startswith("        if ") or not body[0].endswith(":"):
+        return None
+    return _norm(_unwrap(body[0][11:-1]))
+
+
+_BINDS = re.compile(r"\((_[a-z]\d+) := ")
+
+
+def _skippable(body: list[str], shared: set) -> bool:
+    """Whether the first line's test binds nothing the rest of the action reads but the memo
+    locals ``shared`` (which the guard, the same test, computed on the same path)."""
+    rest = "\n".join(body[1:])
+    for nm in set(_BINDS.findall(body[0])):
+        if nm in shared:
+            continue
+        if nm[:2] != "_t" or re.search(rf"\b{nm}\b", rest):
+            return False
+    return True
+
+
+def _unwrap(c: str) -> str:
+    """``c`` without the parentheses around all of it."""
+    return c[1:-1] if c.startswith("(") and paren_end(c, 0) == len(c) - 1 else c
+
+
+def _positive_ints(loop: Loop) -> bool:
+    """Whether every value ``loop`` binds is an integer >= 1 (not a boolean)."""
+    if loop.table is not None:
+        groups: Any = loop.table.values()
+    elif loop.domain is None:
+        groups = (loop.values or (),)
+    else:
+        return False
+    return all(v.__class__ is int and v >= 1 for vals in groups for v in vals)
+
+
+_INT_TEST = re.compile(r"\b(_e(\d+))\.__class__ is int and 0 < \1 <= ")
+_INT_CLASS = re.compile(r"\((_e(\d+))\.__class__ is int\)")
+
+
+def _known_ints(text: str, slots: set[int]) -> str:
+    """``text`` without the type and lower-bound tests of the loop values ``_e<k>`` (k in
+    ``slots``) that are integers >= 1: ``f[p]``'s ``p.__class__ is int and 0 < p <= len(f)`` is
+    ``p <= len(f)``, ``(p.__class__ is int) & ...`` is ``True & ...``."""
+    text = _INT_TEST.sub(lambda m: f"{m.group(1)} <= " if int(m.group(2)) in slots else m.group(0), text)
+    return _INT_CLASS.sub(lambda m: "True" if int(m.group(2)) in slots else m.group(0), text)
+
+
 def _fuse(nodes: tuple, inline: bool) -> Callable | None:
     gns = _inline_ns(nodes) if inline else None
     if inline and gns is None:
@@ -161,17 +232,24 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
         return nm
 
     written = _written(nodes) if gns is not None else set()
+    posint: set[int] = set()  # the loops' slots (read as ``_e<k>``) whose values are all ints >= 1
 
-    def call(fn: Callable, pad: str, shared: set, tests: list, hoist: frozenset) -> None:
+    def call(fn: Callable, pad: str, shared: set, tests: list, hoist: frozenset, guard: tuple | None) -> None:
         act = getattr(fn, "_inline", None) if gns is not None and fn.__globals__ is gns else None
         if act is None:
             lines.append(f"{pad}{name(fn)}(s, _n, e)")
             tests.clear()
             return
         body = [ln for ln in act.body if not ((m := _INIT.match(ln)) is not None and m.group(1) in shared)]
+        skip = guard is not None and _first_test(body) == guard[1] and not _STR_TEST.match(body[0]) \
+            and _skippable(body, shared)
         mine = shared & set(_MEMO.findall("\n".join(body)))
         if mine:
             body = [_reuse(ln, mine) for ln in body]
+        if skip:
+            # the action's first conjunct is the guard above, whose value is in guard[0] (None
+            # when it failed: the action then fails in its own test, as alone)
+            body[0] = f"        if {guard[0]} is True or {body[0][11:-1]}:"
         m = _STR_TEST.match(body[0]) if body else None
         if m is not None and ":=" not in m.group(3):
             # an earlier action of this loop body tested the same value against other strings
@@ -222,15 +300,16 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
         src = _STATE.sub(st, src)
         return _SLOT.sub(lambda m: f"_e{m.group(1)}" if int(m.group(1)) in hoist else m.group(0), src)
 
-    def emit(body: tuple, ind: int, shared: set, hoist: frozenset, fresh: bool) -> None:
-        """``fresh``: the memo locals ``shared`` were reset just before ``body``."""
+    def emit(body: tuple, ind: int, shared: set, hoist: frozenset, fresh: bool, guard: tuple | None = None) -> None:
+        """``fresh``: the memo locals ``shared`` were reset just before ``body``; ``guard``: (the
+        local holding the value of the guard ``body`` runs under, that guard's test normalized)."""
         pad = "    " * ind
         if not body:
             lines.append(pad + "pass")
         tests: list = []  # (temporary, string, its source, value source) of the first tests above
         for node in body:
             if isinstance(node, Call):
-                call(node.fn, pad, shared, tests, hoist)
+                call(node.fn, pad, shared, tests, hoist, guard)
                 fresh = False
                 continue
             tests = []
@@ -247,10 +326,12 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
                 if gns is not None and node.slot not in written:
                     lines.append(f"{pad}    _e{node.slot} = e[{node.slot}]")
                     sub = hoist | {node.slot}
+                    if _positive_ints(node):
+                        posint.add(node.slot)
                 lines.extend(f"{pad}    {m} = _U" for m in sorted(inner, key=lambda m: int(m[2:])))
                 emit(node.body, ind + 1, inner, sub, True)
             else:
-                ok = f"_ok{ind}"
+                ok, val = f"_ok{ind}", f"_g{ind}"
                 if gns is not None and node.src is not None:
                     test = local(f"({node.src})", hoist)
                     if fresh and shared:
@@ -258,19 +339,26 @@ def _fuse(nodes: tuple, inline: bool) -> Callable | None:
                         got = bind_once([f"        {m} = _U" for m in sorted(shared)]
                                         + [f"        {ok} = {test} is not False"])
                         test = got[-1].strip()[len(ok) + 3:-len(" is not False")]
+                    lines.extend([f"{pad}try:", f"{pad}    {ok} = ({val} := {test}) is not False",
+                                  f"{pad}except Exception:", f"{pad}    {ok} = True", f"{pad}    {val} = None",
+                                  f"{pad}if {ok}:"])
+                    emit(node.body, ind + 1, shared, hoist, False, (val, _norm(_unwrap(node.src))))
                 else:
                     test = f"{name(node.test)}(s, _n, e)"
-                lines.extend([f"{pad}try:", f"{pad}    {ok} = {test} is not False",
-                              f"{pad}except Exception:", f"{pad}    {ok} = True", f"{pad}if {ok}:"])
-                emit(node.body, ind + 1, shared, hoist, False)
+                    lines.extend([f"{pad}try:", f"{pad}    {ok} = {test} is not False",
+                                  f"{pad}except Exception:", f"{pad}    {ok} = True", f"{pad}if {ok}:"])
+                    emit(node.body, ind + 1, shared, hoist, False)
             fresh = False
 
     top = _shared(nodes) if gns is not None else set()
     emit(nodes, 1, top, frozenset(), True)
     lines[2:2] = [f"    {nm} = {src}" for nm, src in sorted(tops.items())] + [
         f"    {m} = _U" for m in sorted(top, key=lambda m: int(m[2:]))]
+    text = "\n".join(lines)
+    if posint:
+        text = _known_ints(text, posint)
     try:
-        code = compile("\n".join(lines), "<schedule>", "exec")
+        code = compile(text, "<schedule>", "exec")
     except (SyntaxError, RecursionError, MemoryError):
         return None
     loc: dict = {}
