@@ -44,7 +44,7 @@ import time
 import traceback
 from array import array
 from itertools import chain
-from operator import itemgetter
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -125,10 +125,10 @@ class _Part:
     workers exchange their candidates' fingerprints and places (``_exchange``); the candidates
     this worker keeps are its new states, its share of the next level.
 
-    Without a VIEW or SYMMETRY, each variable's values are pooled here (``pools``: value -> the
-    pool's object and its code): one lookup per variable interns a successor's value and gives
-    its code, an unchanged variable's value is found by identity, and the code of a new value
-    is computed once."""
+    Without a VIEW or SYMMETRY, each variable's values are pooled here (``pools``: value -> its
+    code, a ``_Code`` that holds the pool's object): one lookup per variable interns a
+    successor's value and gives its code, an unchanged variable's value is found by identity,
+    and the code of a new value is computed once."""
 
     def __init__(self, w: int, n: int, search: Any, level: list[State], level_idx: list[int], boxes: tuple) -> None:
         self.w, self.n = w, n
@@ -175,14 +175,15 @@ class _Part:
         self.new: list = []  # (place, action) of this level's new states, by place
 
     def _pool_miss(self, st: State, got: tuple) -> tuple:
-        """``got`` (the pools' entries for the values of ``st``) with the values new in their
+        """``got`` (the pools' codes for the values of ``st``) with the values new in their
         pools added, each with its code."""
         compute = self.codes.compute
         out = list(got)
         for c, e in enumerate(got):
             if e is None:
                 v = st[c]
-                e = out[c] = self.pools[c][v] = (v, compute(v))
+                e = out[c] = self.pools[c][v] = _Code(compute(v))
+                e.obj = v
         return tuple(out)
 
     # ---- messages --------------------------------------------------------------------------
@@ -255,8 +256,8 @@ class _Part:
                     else:
                         in_model = True
                     if ident:
-                        # each variable's pool: value -> (the pool's object, its code); one
-                        # lookup interns the value and gives its code. The pools hold values of
+                        # each variable's pool: value -> its code (holding the pool's object);
+                        # one lookup interns the value and gives its code. The pools hold values of
                         # states the invariants held for (or of the violation that ends this
                         # worker's level): the invariants' fresh(succ, parent, raw) checks only
                         # the values new to them
@@ -264,10 +265,10 @@ class _Part:
                         if None in pc:
                             pc = pool_miss(succ, pc)
                         if in_model:
-                            f = hash(tuple(map(_second, pc)))
+                            f = hash(pc)
                             if f not in seen:
                                 raw = succ
-                                succ = tuple(map(_first, pc))
+                                succ = tuple(map(_obj, pc))
                                 add(f)
                                 cand = len(c_fp)
                                 c_fp.append(f)
@@ -286,7 +287,7 @@ class _Part:
                         else:
                             phase = 1  # not stored: checked at every discovery, here
                             raw = succ
-                            succ = tuple(map(_first, pc))
+                            succ = tuple(map(_obj, pc))
                             for name, chk in inv_fresh:
                                 if not chk(succ, st, raw):
                                     raise _Event(j, 1, ("invariant", f"Invariant {name} is violated.", name, pg,
@@ -578,7 +579,15 @@ class _Part:
 
 
 _M61 = (1 << 61) - 1
-_first, _second = itemgetter(0), itemgetter(1)
+
+
+class _Code(int):
+    """A value's code in a worker's pool, holding the pool's object of the value (``obj``): the
+    codes of a successor's values are the tuple the state's fingerprint hashes (an int's hash
+    is itself below 2**61 - 1), with no tuple of codes built per successor."""
+
+
+_obj = attrgetter("obj")
 
 
 class _Codes:
