@@ -217,6 +217,25 @@ def test_a_time_limit_stops_the_workers_with_the_figures_so_far(tmp_path: Path, 
     assert _workers() == []
 
 
+def test_a_memory_limit_stops_the_workers_with_the_figures_so_far(tmp_path: Path, monkeypatch) -> None:
+    # the processes' proportional set sizes are summed only when their resident sizes reach the
+    # limit (an upper bound read in O(1))
+    tla = tmp_path / "Big.tla"
+    tla.write_text(BIG)
+    (tmp_path / "Big.cfg").write_text("INIT Init\nNEXT Next\n")
+    asked = []
+    monkeypatch.setattr(parallel, "pss_bytes", lambda pid: asked.append(pid) or 10**6)
+    res = _run(tla, tmp_path / "Big.cfg", 2, max_memory=3 * 10**6 - 1)
+    assert (res.verdict, res.stopped, res.workers) == ("limit", "max_memory", 2) and len(asked) == 3
+    assert _workers() == []
+    asked.clear()
+    res = _run(tla, tmp_path / "Big.cfg", 2, max_memory=3 * 10**6 + 1, max_states=30_000)
+    assert (res.verdict, res.stopped) == ("limit", "max_states") and len(asked) % 3 == 0
+    asked.clear()
+    res = _run(tla, tmp_path / "Big.cfg", 2, max_memory=10**15, max_states=30_000)
+    assert (res.verdict, res.stopped) == ("limit", "max_states") and asked == []
+
+
 def test_action_composition_is_checked_in_one_process() -> None:
     # the intermediate states of A \cdot B are counted by the one-process search only; TLC 2.18
     # (-Dtlc2.tool.impl.Tool.cdot=true): 55 states generated, 14 distinct, 5 left (test_cdot.py)
