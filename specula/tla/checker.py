@@ -766,6 +766,7 @@ class _Search:
         inv_fresh = [(name, inv, getattr(inv, "fresh", None)) for name, inv in invariants]
         setdefault = dict.setdefault
         con_steps = [(c, getattr(c, "step", None)) for _, c in constraints]
+        unqueued = False  # an invariant's evaluation error on a stored state (not in TLC's queue)
         try:
             while level_states:
                 if max_depth is not None and self.depth >= max_depth:
@@ -844,18 +845,24 @@ class _Search:
                                     raw = succ
                                     succ = tuple(map(setdefault, pools, succ, succ))
                             if new:
-                                if pools is not None:
-                                    for name, inv, i_fresh in inv_fresh:
-                                        if not (inv(succ) if i_fresh is None else i_fresh(succ, st, raw)):
-                                            break
+                                try:
+                                    if pools is not None:
+                                        for name, inv, i_fresh in inv_fresh:
+                                            if not (inv(succ) if i_fresh is None else i_fresh(succ, st, raw)):
+                                                break
+                                        else:
+                                            name = None
                                     else:
-                                        name = None
-                                else:
-                                    for name, inv, i_step in inv_steps:
-                                        if not (inv(succ) if i_step is None else i_step(succ, st)):
-                                            break
-                                    else:
-                                        name = None
+                                        for name, inv, i_step in inv_steps:
+                                            if not (inv(succ) if i_step is None else i_step(succ, st)):
+                                                break
+                                        else:
+                                            name = None
+                                except EvalError:
+                                    # TLC's queue at an invariant's evaluation error, as at a
+                                    # violation: without the state (checked before it is enqueued)
+                                    unqueued = idx >= 0
+                                    raise
                                 if name is not None:
                                     # TLC's queue: the rest of this level and the next one, without
                                     # the violating state (checked before it is enqueued)
@@ -876,7 +883,7 @@ class _Search:
                                             [(ai, succ)],
                                         )
                     except EvalError as exc:
-                        self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states))
+                        self._sync(generated, cov_gen, cov_new, n_level - pos - 1 + len(next_states) - unqueued)
                         bad = exc.state if isinstance(exc.state, tuple) else None
                         extra = [] if bad is None or bad is st else [(-1, bad)]
                         raise _Found("error", str(exc), None, pidx, extra, exc.span) from None

@@ -550,12 +550,13 @@ class _Part:
             si += ns
         limit = pos << SHIFT | j
         cov_new = [0] * self.n_actions
-        count = 0
+        count = at = 0
         for place, a in self.new:
             if place < limit or (place == limit and phase >= 1):
                 cov_new[a] += 1
                 count += 1
-        return gen, cov_gen, count, cov_new
+                at += place == limit
+        return gen, cov_gen, count, cov_new, at
 
     def serve(self) -> bool:
         """Answer the checker until it says what to do next: False to stop."""
@@ -817,22 +818,26 @@ class ParallelRun:
 
     def _found(self, ev: tuple) -> None:
         pos, j, phase, info = ev
-        included_new = self._upto((pos, j, phase))
+        included_new, at_place = self._upto((pos, j, phase))
         verdict, message, violated, at, extra = info[:5]
         span = info[5] if len(info) > 5 else None
-        if verdict == "invariant" and not extra:
-            included_new -= 1  # TLC's queue: the violating state is checked before it is enqueued
+        if phase == 1:
+            # TLC's queue: a state whose invariants fail (or cannot be evaluated) is checked
+            # before it is enqueued (at_place: a new state at the event's place)
+            included_new -= at_place
         self.search.queue_left = self.n_level - pos - 1 + included_new
         idx = self._adopt(at)
         raise Found(verdict, message, violated, idx, extra, span)
 
     def _upto(self, place: tuple) -> int:
         """Set the search's figures to those of the single search at ``place``; returns the
-        number of new states of this level it had found by then."""
+        number of new states of this level it had found by then, and of those at ``place``
+        itself (0 or 1)."""
         self._command(("upto", place))
         got = self._gather("upto")
         gen = sum(r[2][0] for r in got.values())
         new = sum(r[2][2] for r in got.values())
+        at_place = sum(r[2][4] for r in got.values())
         for r in got.values():
             for a, (g, d) in enumerate(zip(r[2][1], r[2][3])):
                 self.cov_gen[a] += g
@@ -840,7 +845,7 @@ class ParallelRun:
         self.generated += gen
         self.distinct += new
         self._sync(self.n_level - place[0] - 1 + new, new)
-        return new
+        return new, at_place
 
     def _adopt(self, gid: int) -> int:
         """Copy the path to ``gid`` into the search (its keys, parents and actions), so that its

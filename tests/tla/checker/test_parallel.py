@@ -442,12 +442,13 @@ def test_a_violating_state_found_by_two_workers(tmp_path: Path, workers: int) ->
     # 2, the trace x = 8 then x = 10 (Next's second disjunct)
     res, _ = _against_tlc(tmp_path, "Meet", MEET, True, ("invariant", 31, 39, 2, 21, 2), workers)
     assert [d["state"]["x"] for d in res.trace_dicts()] == [8, 10]
-    # InvErr: TLC's error on the same state, with the same counts and trace (its queue: 21; the
-    # single search's 22 is the checker's, compared below)
+    # InvErr: TLC's error on the same state, with the same counts, queue (21: the state whose
+    # invariant cannot be evaluated is not enqueued) and trace
     (tmp_path / "Meet.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT InvErr\n")
     one, many = _run(tmp_path / "Meet.tla", tmp_path / "Meet.cfg", 1), _run(tmp_path / "Meet.tla",
                                                                             tmp_path / "Meet.cfg", workers)
-    assert (many.verdict, many.distinct, many.generated, many.depth, len(many.counterexample)) == ("error", 31, 39, 2, 2)
+    assert (many.verdict, many.distinct, many.generated, many.depth, many.queue_left,
+            len(many.counterexample)) == ("error", 31, 39, 2, 21, 2)
     assert many.workers == workers and _figures(many) == _figures(one)
 
 
