@@ -1029,17 +1029,29 @@ def _memo(g: "Generator", r: tuple) -> tuple:
     if not deps or any(d != "S" and d not in g.cse_slots and d not in g.cse_lets for d in deps) \
             or _ATOM.match(src):
         return r
-    temps: dict[str, str] = {}
-    key = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
-    nm = g._cse.get(key)
-    if nm is None:
-        nm = g._cse[key] = f"_m{len(g._cse)}"
+    nm = _local_for(g._cse, "_m", src)
     g.cse[nm] = True
     lets = {d for d in deps if d != "S" and d not in g.cse_slots}
     if lets:
         # f[x] with x a LET value: valid until that LET is entered again (gen_action resets it there)
         g.memo_lets.setdefault(nm, set()).update(lets)
-    return f"({nm} if {nm} is not _U else ({nm} := {src}))", deps, size
+    return _first_use(nm, src), deps, size
+
+
+def _local_for(names: dict[str, str], prefix: str, src: str) -> str:
+    """The local that keeps the value of ``src`` in ``names`` (its source, walrus temporaries
+    numbered in order, -> the local's name; a new one is ``prefix`` and a number)."""
+    temps: dict[str, str] = {}
+    key = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
+    nm = names.get(key)
+    if nm is None:
+        nm = names[key] = f"{prefix}{len(names)}"
+    return nm
+
+
+def _first_use(nm: str, src: str) -> str:
+    """``src`` computed at its first use and kept in the local ``nm`` (unset: ``_U``)."""
+    return f"({nm} if {nm} is not _U else ({nm} := {src}))"
 
 
 # a bare ``e`` (the frame passed to a closure, whose deps need not name every slot it reads:
@@ -1061,14 +1073,8 @@ def _hoisted(g: "Generator", r: tuple) -> tuple:
             or any(not (d == "S" or (d.__class__ is int and d < lo)) for d in deps) \
             or _PASSES_FRAME.search(src.replace("_st(e, ", "")):
         return r
-    temps: dict[str, str] = {}
-    key = re.sub(r"_t\d+", lambda m: temps.setdefault(m.group(0), f"_t{len(temps)}"), src)
-    hoist = g.hoist
-    assert hoist is not None
-    nm = hoist.get(key)
-    if nm is None:
-        nm = hoist[key] = f"_h{len(hoist)}"
-    return f"({nm} if {nm} is not _U else ({nm} := {src}))", deps, size
+    assert g.hoist is not None
+    return _first_use(_local_for(g.hoist, "_h", src), src), deps, size
 
 
 def _const_slot(g: "Generator", v: Any) -> int:
